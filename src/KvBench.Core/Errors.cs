@@ -1,0 +1,112 @@
+namespace KvBench.Core;
+
+/// <summary>The base of the errors a KvBench store raises about itself (not about its arguments).</summary>
+public class KeyValueStoreException : Exception
+{
+    /// <summary>Creates the error.</summary>
+    public KeyValueStoreException(string message, Exception? innerException = null)
+        : base(message, innerException)
+    {
+    }
+}
+
+/// <summary>Another process holds the store, so this process cannot open it the way it asked.</summary>
+public sealed class StoreLockedException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>.</summary>
+    public StoreLockedException(string storeName, string directory, Exception? innerException = null)
+        : base($"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.", innerException)
+    {
+        StoreName = storeName;
+        Directory = directory;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The store's directory.</summary>
+    public string Directory { get; }
+}
+
+/// <summary>A write was attempted on a store opened read-only or as a secondary.</summary>
+public sealed class StoreReadOnlyException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/>.</summary>
+    public StoreReadOnlyException(string storeName, StoreAccess access)
+        : base($"{storeName} was opened as {access}; it refuses writes.")
+    {
+        StoreName = storeName;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+}
+
+/// <summary>The store's package or native library cannot be had on this machine.</summary>
+public sealed class StoreUnavailableException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> with the <paramref name="reason"/> shown to users.</summary>
+    public StoreUnavailableException(string storeName, string reason, Exception? innerException = null)
+        : base($"{storeName} is not available here: {reason}", innerException)
+    {
+        StoreName = storeName;
+        Reason = reason;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>Why the store cannot be opened.</summary>
+    public string Reason { get; }
+}
+
+/// <summary>An empty key was given; every store refuses it.</summary>
+public sealed class EmptyKeyException : ArgumentException
+{
+    /// <summary>Creates the error.</summary>
+    public EmptyKeyException(string paramName)
+        : base("A key must have at least one byte.", paramName)
+    {
+    }
+}
+
+/// <summary>A key or value is longer than the store accepts. Nothing was written.</summary>
+public abstract class SizeLimitExceededException : ArgumentException
+{
+    private protected SizeLimitExceededException(string what, string storeName, int actualBytes, int limitBytes, string paramName)
+        : base($"The {what} is {actualBytes:N0} bytes; {storeName} accepts at most {limitBytes:N0} bytes.", paramName)
+    {
+        StoreName = storeName;
+        ActualBytes = actualBytes;
+        LimitBytes = limitBytes;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The length that was given.</summary>
+    public int ActualBytes { get; }
+
+    /// <summary>The store's limit.</summary>
+    public int LimitBytes { get; }
+}
+
+/// <summary>A key is longer than the store accepts (LMDB: 511 bytes). Nothing was written.</summary>
+public sealed class KeyTooLargeException : SizeLimitExceededException
+{
+    /// <summary>Creates the error.</summary>
+    public KeyTooLargeException(string storeName, int actualBytes, int limitBytes)
+        : base("key", storeName, actualBytes, limitBytes, "key")
+    {
+    }
+}
+
+/// <summary>A value is longer than the store accepts. Nothing was written.</summary>
+public sealed class ValueTooLargeException : SizeLimitExceededException
+{
+    /// <summary>Creates the error.</summary>
+    public ValueTooLargeException(string storeName, int actualBytes, int limitBytes)
+        : base("value", storeName, actualBytes, limitBytes, "value")
+    {
+    }
+}

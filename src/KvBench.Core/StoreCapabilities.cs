@@ -1,0 +1,26 @@
+namespace KvBench.Core;
+
+/// <summary>What an adapter claims about its store. Probes measure each claim; a test fails when they disagree.</summary>
+public sealed record StoreCapabilities
+{
+    /// <summary>The longest key accepted, in bytes; a longer one gets <see cref="KeyTooLargeException"/>.</summary>
+    public required int MaxKeyBytes { get; init; }
+
+    /// <summary>The longest value accepted, in bytes; a longer one gets <see cref="ValueTooLargeException"/>.</summary>
+    public required int MaxValueBytes { get; init; }
+
+    /// <summary>Whether the database grows past its initial size without being reopened.</summary>
+    public required bool GrowsWithoutRestart { get; init; }
+
+    /// <summary>How several processes may use the store at once.</summary>
+    public required MultiProcessLevel MultiProcess { get; init; }
+
+    /// <summary>
+    /// Whether <see cref="IKeyValueStore.ScanPrefix"/> seeks an ordered index. When <see langword="false"/> the store
+    /// reads everything and filters (results are still in ascending order).
+    /// </summary>
+    public required bool OrderedPrefixScan { get; init; }
+
+    /// <summary>The durability tiers the store offers.</summary>
+    public required DurabilityTiers Durability { get; init; }
+}

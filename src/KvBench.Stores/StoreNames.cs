@@ -1,0 +1,17 @@
+namespace KvBench.Stores;
+
+/// <summary>The row names, as tables print them.</summary>
+public static class StoreNames
+{
+    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal.</summary>
+    public const string SqliteWal = "Sqlite_WAL";
+
+    /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
+    public const string SqliteScalar = "Sqlite_Scalar";
+
+    /// <summary>One file per key.</summary>
+    public const string FileSystem = "FileSystem";
+
+    /// <summary>The in-process floor; not a candidate.</summary>
+    public const string Memory = "Memory";
+}

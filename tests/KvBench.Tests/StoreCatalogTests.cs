@@ -1,0 +1,46 @@
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Tests;
+
+public sealed class StoreCatalogTests
+{
+    [Fact]
+    public void An_unknown_name_is_refused_with_the_known_names()
+    {
+        using var directory = new TempDirectory();
+        ArgumentException error = Assert.Throws<ArgumentException>(() => StoreCatalog.Open("NoSuchStore", new StoreOptions { Directory = directory.Path }));
+        Assert.Contains("NoSuchStore", error.Message, StringComparison.Ordinal);
+        Assert.All(StoreCatalog.Names, name => Assert.Contains(name, error.Message, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Names_are_matched_without_regard_to_case_and_reported_as_listed()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open("sqlite_wal", new StoreOptions { Directory = directory.Path });
+        Assert.Equal(StoreNames.SqliteWal, store.Name);
+    }
+
+    [Fact]
+    public void Every_available_row_declares_what_it_reports_when_opened()
+    {
+        foreach (string name in StoreCatalog.AvailableNames)
+        {
+            using var directory = new TempDirectory();
+            using IKeyValueStore store = StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path });
+            Assert.Equal(StoreCatalog.DeclaredCapabilities(name), store.Capabilities);
+        }
+    }
+
+    [Fact]
+    public void Every_unavailable_row_says_why_when_opened()
+    {
+        foreach (string name in StoreCatalog.Names.Except(StoreCatalog.AvailableNames))
+        {
+            using var directory = new TempDirectory();
+            StoreUnavailableException error = Assert.Throws<StoreUnavailableException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path }));
+            Assert.Equal(StoreCatalog.UnavailableReason(name), error.Reason);
+        }
+    }
+}
