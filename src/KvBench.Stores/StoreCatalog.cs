@@ -8,31 +8,25 @@ namespace KvBench.Stores;
 /// <summary>Every row KvBench measures, opened by name. A store joins every benchmark, test and CLI command by being added here.</summary>
 public static class StoreCatalog
 {
-    private static readonly (string Name, StoreCapabilities Declared, Func<string, StoreOptions, IKeyValueStore> Open)[] s_rows =
+    private static readonly StoreRow[] s_rows =
     [
-        (StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options)),
-        (StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options)),
-        (StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options)),
-        (StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options)),
+        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options)),
+        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options)),
+        new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options)),
+        new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options)),
     ];
-
-    private static readonly Dictionary<string, string> s_unavailable = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Every row, in table order, including rows whose store cannot be had on this machine.</summary>
     public static IReadOnlyList<string> Names { get; } = [.. s_rows.Select(row => row.Name)];
 
     /// <summary>The rows that can be opened here.</summary>
-    public static IReadOnlyList<string> AvailableNames { get; } = [.. Names.Where(name => !s_unavailable.ContainsKey(name))];
+    public static IReadOnlyList<string> AvailableNames { get; } = [.. s_rows.Where(row => row.UnavailableReason is null).Select(row => row.Name)];
 
     /// <summary>Why <paramref name="name"/> cannot be opened here, or <see langword="null"/> when it can.</summary>
-    public static string? UnavailableReason(string name) => s_unavailable.GetValueOrDefault(Canonical(name));
+    public static string? UnavailableReason(string name) => Find(name).UnavailableReason;
 
     /// <summary>What the row's adapter claims, without opening it.</summary>
-    public static StoreCapabilities DeclaredCapabilities(string name)
-    {
-        string canonical = Canonical(name);
-        return s_rows.First(row => row.Name == canonical).Declared;
-    }
+    public static StoreCapabilities DeclaredCapabilities(string name) => Find(name).Declared;
 
     /// <summary>Opens the row <paramref name="name"/> (case-insensitive) with <paramref name="options"/>.</summary>
     /// <exception cref="ArgumentException">No row has that name; the message lists the names.</exception>
@@ -41,19 +35,28 @@ public static class StoreCatalog
     public static IKeyValueStore Open(string name, StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        string canonical = Canonical(name);
-        if (s_unavailable.TryGetValue(canonical, out string? reason))
-        {
-            throw new StoreUnavailableException(canonical, reason);
-        }
-
-        return s_rows.First(row => row.Name == canonical).Open(canonical, options);
+        StoreRow row = Find(name);
+        return row.UnavailableReason is { } reason
+            ? throw new StoreUnavailableException(row.Name, reason)
+            : row.Open(row.Name, options);
     }
 
-    private static string Canonical(string name)
+    private static StoreRow Find(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return Names.FirstOrDefault(candidate => string.Equals(candidate, name, StringComparison.OrdinalIgnoreCase))
+        return s_rows.FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
             ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", Names)}.", nameof(name));
+    }
+
+    /// <param name="Name">The row name.</param>
+    /// <param name="Declared">The adapter's claims.</param>
+    /// <param name="Open">Opens the store, given the row name and options.</param>
+    /// <param name="CheckAvailability">
+    /// Says why the store cannot be had here (its package is not served, its native library does not load), or
+    /// returns <see langword="null"/>. Asked once, on first use of the catalog.
+    /// </param>
+    private sealed record StoreRow(string Name, StoreCapabilities Declared, Func<string, StoreOptions, IKeyValueStore> Open, Func<string?>? CheckAvailability = null)
+    {
+        public string? UnavailableReason { get; } = CheckAvailability?.Invoke();
     }
 }
