@@ -1,0 +1,161 @@
+using System.Buffers.Binary;
+
+using KvBench.Core;
+
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>
+/// A fixed-seed set of records: record <c>i</c>'s key and value are computed from (seed, i) alone, so a loader and a
+/// verifier in another process, or another run, agree on every byte without sharing state.
+/// Keys are <see cref="KeyBytes"/> long, unique for every index, and spread over the key space in no useful order.
+/// </summary>
+public sealed class RecordSet
+{
+    /// <summary>The seed KvBench uses when none is given, so every run measures the same bytes.</summary>
+    public const ulong DefaultSeed = 20_241_122;
+
+    /// <summary>Creates a record set.</summary>
+    /// <param name="valueBytes">The length of every value.</param>
+    /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
+    /// <param name="keyBytes">The length of every key, at least 9: 8 bytes carry the index through a bijection, so keys never collide.</param>
+    public RecordSet(int valueBytes, ulong seed = DefaultSeed, int keyBytes = 9)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(valueBytes);
+        ArgumentOutOfRangeException.ThrowIfLessThan(keyBytes, 9);
+        ValueBytes = valueBytes;
+        KeyBytes = keyBytes;
+        Seed = seed;
+    }
+
+    /// <summary>The length of every key.</summary>
+    public int KeyBytes { get; }
+
+    /// <summary>The length of every value.</summary>
+    public int ValueBytes { get; }
+
+    /// <summary>The seed.</summary>
+    public ulong Seed { get; }
+
+    /// <summary>Writes record <paramref name="index"/>'s key into <paramref name="destination"/> (<see cref="KeyBytes"/> long).</summary>
+    public void WriteKey(long index, Span<byte> destination)
+    {
+        ulong mixed = Mix((ulong)index ^ Seed);
+        destination[0] = (byte)Mix(mixed);
+        BinaryPrimitives.WriteUInt64BigEndian(destination[1..], mixed);
+        FillStream(Mix(mixed + 1), destination[9..KeyBytes]);
+    }
+
+    /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> (<see cref="ValueBytes"/> long).</summary>
+    public void WriteValue(long index, Span<byte> destination) => FillStream(Mix(Mix((ulong)index ^ Seed) ^ 0x5851F42D4C957F2D), destination[..ValueBytes]);
+
+    /// <summary>Record <paramref name="index"/>'s key as a new array.</summary>
+    public byte[] Key(long index)
+    {
+        byte[] key = new byte[KeyBytes];
+        WriteKey(index, key);
+        return key;
+    }
+
+    /// <summary>Record <paramref name="index"/>'s value as a new array.</summary>
+    public byte[] Value(long index)
+    {
+        byte[] value = new byte[ValueBytes];
+        WriteValue(index, value);
+        return value;
+    }
+
+    /// <summary>Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1.</summary>
+    public IEnumerable<KeyValuePair<byte[], byte[]>> Records(long start, long count)
+    {
+        for (long i = start; i < start + count; i++)
+        {
+            yield return new(Key(i), Value(i));
+        }
+    }
+
+    /// <summary>Writes records 0 to <paramref name="count"/> - 1 in batches of <paramref name="batchSize"/>, reporting progress after each batch.</summary>
+    public void Load(IKeyValueStore store, long count, int batchSize = 1000, IProgress<long>? progress = null)
+    {
+        ArgumentNullException.ThrowIfNull(store);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batchSize);
+        for (long start = 0; start < count; start += batchSize)
+        {
+            long size = Math.Min(batchSize, count - start);
+            store.PutMany(Records(start, size).ToList());
+            progress?.Report(start + size);
+        }
+    }
+
+    /// <summary>
+    /// Reads back <paramref name="sampleSize"/> of records 0 to <paramref name="count"/> - 1 (all of them when the sample
+    /// is at least the count), spread evenly, and compares every byte.
+    /// </summary>
+    public VerificationResult Verify(IKeyValueStore store, long count, long sampleSize = long.MaxValue)
+    {
+        ArgumentNullException.ThrowIfNull(store);
+        long checkedCount = Math.Min(count, sampleSize);
+        long missing = 0;
+        long wrong = 0;
+        long firstBad = -1;
+        for (long n = 0; n < checkedCount; n++)
+        {
+            long index = checkedCount == count ? n : n * count / checkedCount;
+            byte[]? actual = store.Get(Key(index));
+            bool ok = actual is not null && actual.AsSpan().SequenceEqual(Value(index));
+            if (!ok)
+            {
+                _ = actual is null ? missing++ : wrong++;
+                firstBad = firstBad < 0 ? index : firstBad;
+            }
+        }
+
+        return new VerificationResult(checkedCount, missing, wrong, firstBad);
+    }
+
+    /// <summary>The SplitMix64 finaliser: a bijection on 64-bit values that scatters neighbouring inputs.</summary>
+    private static ulong Mix(ulong x)
+    {
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EB;
+        return x ^ (x >> 31);
+    }
+
+    private static void FillStream(ulong state, Span<byte> destination)
+    {
+        while (destination.Length >= 8)
+        {
+            state += 0x9E3779B97F4A7C15;
+            BinaryPrimitives.WriteUInt64LittleEndian(destination, Mix(state));
+            destination = destination[8..];
+        }
+
+        if (!destination.IsEmpty)
+        {
+            state += 0x9E3779B97F4A7C15;
+            Span<byte> last = stackalloc byte[8];
+            BinaryPrimitives.WriteUInt64LittleEndian(last, Mix(state));
+            last[..destination.Length].CopyTo(destination);
+        }
+    }
+}
+
+/// <summary>What a verification found.</summary>
+/// <param name="Checked">How many records were read back.</param>
+/// <param name="Missing">How many were absent.</param>
+/// <param name="Wrong">How many had other bytes.</param>
+/// <param name="FirstBadIndex">The first bad record's index, or -1.</param>
+public sealed record VerificationResult(long Checked, long Missing, long Wrong, long FirstBadIndex)
+{
+    /// <summary>Whether every checked record was present with its exact bytes.</summary>
+    public bool Ok => Missing == 0 && Wrong == 0;
+
+    /// <summary>Throws when a record was missing or wrong: a result built on wrong reads is no result.</summary>
+    public void ThrowIfFailed(string storeName)
+    {
+        if (!Ok)
+        {
+            throw new InvalidDataException($"{storeName}: {Missing} of {Checked} records missing and {Wrong} wrong (first bad index {FirstBadIndex}).");
+        }
+    }
+}
