@@ -60,6 +60,24 @@ public sealed class StoreUnavailableException : KeyValueStoreException
     public string Reason { get; }
 }
 
+/// <summary>The store cannot reach the durability tier asked for; a faster number from a weaker setting is never substituted.</summary>
+public sealed class DurabilityNotOfferedException : KeyValueStoreException
+{
+    /// <summary>Creates the error.</summary>
+    public DurabilityNotOfferedException(string storeName, Durability requested, DurabilityTiers offered)
+        : base($"{storeName} cannot acknowledge writes at {requested} durability; it offers {offered}.")
+    {
+        StoreName = storeName;
+        Requested = requested;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The tier that was asked for.</summary>
+    public Durability Requested { get; }
+}
+
 /// <summary>An empty key was given; every store refuses it.</summary>
 public sealed class EmptyKeyException : ArgumentException
 {

@@ -31,14 +31,25 @@ public static class StoreCatalog
     /// <summary>Opens the row <paramref name="name"/> (case-insensitive) with <paramref name="options"/>.</summary>
     /// <exception cref="ArgumentException">No row has that name; the message lists the names.</exception>
     /// <exception cref="StoreUnavailableException">The row's store cannot be had on this machine.</exception>
+    /// <exception cref="DurabilityNotOfferedException">The row persists data but cannot reach the tier asked for.</exception>
     /// <exception cref="StoreLockedException">Another process holds the store.</exception>
     public static IKeyValueStore Open(string name, StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         StoreRow row = Find(name);
-        return row.UnavailableReason is { } reason
-            ? throw new StoreUnavailableException(row.Name, reason)
-            : row.Open(row.Name, options);
+        if (row.UnavailableReason is { } reason)
+        {
+            throw new StoreUnavailableException(row.Name, reason);
+        }
+
+        // A store that keeps nothing (the Memory floor) opens at any tier: its capabilities already say it offers none.
+        DurabilityTiers offered = row.Declared.Durability;
+        if (offered != DurabilityTiers.None && !offered.Offers(options.Durability))
+        {
+            throw new DurabilityNotOfferedException(row.Name, options.Durability, offered);
+        }
+
+        return row.Open(row.Name, options);
     }
 
     private static StoreRow Find(string name)

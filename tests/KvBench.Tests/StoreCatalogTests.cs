@@ -43,4 +43,20 @@ public sealed class StoreCatalogTests
             Assert.Equal(StoreCatalog.UnavailableReason(name), error.Reason);
         }
     }
+
+    [Fact]
+    public void A_tier_a_persistent_row_does_not_offer_is_refused_rather_than_weakened()
+    {
+        foreach (string name in StoreCatalog.AvailableNames)
+        {
+            DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
+            foreach (Durability durability in Enum.GetValues<Durability>().Where(tier => offered != DurabilityTiers.None && !offered.Offers(tier)))
+            {
+                using var directory = new TempDirectory();
+                DurabilityNotOfferedException error = Assert.Throws<DurabilityNotOfferedException>(
+                    () => StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path, Durability = durability }));
+                Assert.Equal(durability, error.Requested);
+            }
+        }
+    }
 }

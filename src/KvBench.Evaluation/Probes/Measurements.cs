@@ -1,0 +1,104 @@
+using KvBench.Core;
+
+namespace KvBench.Evaluation.Probes;
+
+/// <summary>The largest key or value that round-tripped, searched up to a limit.</summary>
+/// <param name="LargestAcceptedBytes">The longest length that was stored and read back byte-exact; 0 when none was.</param>
+/// <param name="SearchLimitBytes">The longest length tried.</param>
+public sealed record SizeMeasurement(int LargestAcceptedBytes, int SearchLimitBytes)
+{
+    /// <summary>Whether the store took the longest length tried, so its real limit is at least that.</summary>
+    public bool ReachedSearchLimit => LargestAcceptedBytes >= SearchLimitBytes;
+
+    /// <summary>Whether a declared limit agrees: equal to the measurement, or at least the search limit when that was reached.</summary>
+    public bool Agrees(int declaredBytes) => ReachedSearchLimit ? declaredBytes >= SearchLimitBytes : declaredBytes == LargestAcceptedBytes;
+}
+
+/// <summary>Whether a store opened at its smallest size took many times that without being reopened.</summary>
+/// <param name="Grew">Every write succeeded and every byte read back.</param>
+/// <param name="InitialBytes">The initial size asked for.</param>
+/// <param name="WrittenBytes">The bytes of values written (or attempted) without reopening.</param>
+/// <param name="Failure">What stopped the writes, when something did.</param>
+public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long WrittenBytes, string? Failure);
+
+/// <summary>A prefix scan timed over a small and a large store: an index keeps the ratio near 1, a full scan tracks the size ratio.</summary>
+/// <param name="Indexed">Whether the time ratio stayed below the geometric middle of 1 and the size ratio.</param>
+/// <param name="TimeRatio">Median scan time on the large store over that on the small one.</param>
+/// <param name="SizeRatio">Records in the large store over records in the small one.</param>
+public sealed record ScanMeasurement(bool Indexed, double TimeRatio, double SizeRatio);
+
+/// <summary>Single-thread operations per second at Buffered durability, over a fixed duration.</summary>
+public sealed record ThroughputMeasurement(double ReadsPerSecond, double WritesPerSecond);
+
+/// <summary>How several processes could use one store, measured with two real processes.</summary>
+/// <param name="Level">The measured level.</param>
+/// <param name="Evidence">What the two processes did and saw, in one sentence.</param>
+public sealed record MultiProcessMeasurement(MultiProcessLevel Level, string Evidence);
+
+/// <summary>Every capability of one row, measured.</summary>
+public sealed record StoreMeasurement
+{
+    /// <summary>The row name.</summary>
+    public required string Name { get; init; }
+
+    /// <summary>What the adapter claims.</summary>
+    public required StoreCapabilities Declared { get; init; }
+
+    /// <summary>The largest key that round-tripped.</summary>
+    public required SizeMeasurement Key { get; init; }
+
+    /// <summary>The largest value that round-tripped.</summary>
+    public required SizeMeasurement Value { get; init; }
+
+    /// <summary>Growth past the initial size.</summary>
+    public required GrowthMeasurement Growth { get; init; }
+
+    /// <summary>Prefix scans: index or full scan.</summary>
+    public required ScanMeasurement Scan { get; init; }
+
+    /// <summary>Reads and writes per second.</summary>
+    public required ThroughputMeasurement Throughput { get; init; }
+
+    /// <summary>The tiers whose flushed writes survived closing and reopening the store.</summary>
+    public required DurabilityTiers SurvivesReopen { get; init; }
+
+    /// <summary>The two-process check, or <see langword="null"/> when it was not run.</summary>
+    public MultiProcessMeasurement? MultiProcess { get; init; }
+
+    /// <summary>Each claim the measurements contradict, as a sentence; empty when all agree.</summary>
+    public IReadOnlyList<string> Disagreements()
+    {
+        var found = new List<string>();
+        if (!Key.Agrees(Declared.MaxKeyBytes))
+        {
+            found.Add($"{Name} declares keys up to {Declared.MaxKeyBytes:N0} bytes but the largest that round-tripped was {Key.LargestAcceptedBytes:N0} (searched to {Key.SearchLimitBytes:N0}).");
+        }
+
+        if (!Value.Agrees(Declared.MaxValueBytes))
+        {
+            found.Add($"{Name} declares values up to {Declared.MaxValueBytes:N0} bytes but the largest that round-tripped was {Value.LargestAcceptedBytes:N0} (searched to {Value.SearchLimitBytes:N0}).");
+        }
+
+        if (Growth.Grew != Declared.GrowsWithoutRestart)
+        {
+            found.Add($"{Name} declares GrowsWithoutRestart={Declared.GrowsWithoutRestart} but the growth probe measured {Growth.Grew} ({Growth.Failure ?? "no failure"}).");
+        }
+
+        if (Scan.Indexed != Declared.OrderedPrefixScan)
+        {
+            found.Add($"{Name} declares OrderedPrefixScan={Declared.OrderedPrefixScan} but a scan over {Scan.SizeRatio:0}x the records took {Scan.TimeRatio:0.0}x as long.");
+        }
+
+        if (SurvivesReopen != Declared.Durability)
+        {
+            found.Add($"{Name} declares durability tiers {Declared.Durability} but flushed writes survived a reopen at {SurvivesReopen}.");
+        }
+
+        if (MultiProcess is { } multiProcess && multiProcess.Level != Declared.MultiProcess)
+        {
+            found.Add($"{Name} declares multi-process level {Declared.MultiProcess} but two processes measured {multiProcess.Level}: {multiProcess.Evidence}");
+        }
+
+        return found;
+    }
+}

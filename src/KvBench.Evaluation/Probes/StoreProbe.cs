@@ -1,0 +1,40 @@
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Evaluation.Probes;
+
+/// <summary>Runs every capability probe for one row.</summary>
+public static class StoreProbe
+{
+    /// <summary>Measures the catalog row <paramref name="name"/>.</summary>
+    /// <param name="name">A name from <see cref="StoreCatalog.AvailableNames"/>.</param>
+    /// <param name="settings">How hard to push.</param>
+    /// <param name="workDirectory">A directory the probes may fill and that the caller deletes.</param>
+    /// <param name="multiProcess">The two-process check, or <see langword="null"/> to leave it out.</param>
+    public static StoreMeasurement Measure(string name, ProbeSettings settings, string workDirectory, Func<string, MultiProcessMeasurement>? multiProcess = null) =>
+        Measure(name, StoreCatalog.DeclaredCapabilities(name), options => StoreCatalog.Open(name, options), settings, workDirectory, multiProcess);
+
+    /// <summary>Measures any store opened by <paramref name="open"/> against the <paramref name="declared"/> claims.</summary>
+    public static StoreMeasurement Measure(
+        string name,
+        StoreCapabilities declared,
+        Func<StoreOptions, IKeyValueStore> open,
+        ProbeSettings settings,
+        string workDirectory,
+        Func<string, MultiProcessMeasurement>? multiProcess = null)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return new StoreMeasurement
+        {
+            Name = name,
+            Declared = declared,
+            Key = CapabilityProbes.LargestKey(open, workDirectory, settings.KeySearchLimitBytes),
+            Value = CapabilityProbes.LargestValue(open, workDirectory, settings.ValueSearchLimitBytes),
+            Growth = CapabilityProbes.Growth(open, workDirectory, settings.GrowthInitialBytes, settings.GrowthFactor),
+            Scan = CapabilityProbes.PrefixScan(open, workDirectory, settings.ScanSmallStoreRecords, settings.ScanLargeStoreRecords),
+            Throughput = CapabilityProbes.Throughput(open, workDirectory, settings.ThroughputRecords, settings.ThroughputDuration),
+            SurvivesReopen = CapabilityProbes.SurvivesReopen(open, workDirectory),
+            MultiProcess = multiProcess?.Invoke(name),
+        };
+    }
+}

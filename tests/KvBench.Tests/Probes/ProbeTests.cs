@@ -1,0 +1,82 @@
+using KvBench.Core;
+using KvBench.Evaluation.Probes;
+using KvBench.Stores;
+using KvBench.Tests.Conformance;
+
+namespace KvBench.Tests.Probes;
+
+/// <summary>Every adapter's claims, measured: a claim the probes contradict fails here.</summary>
+[Trait("Category", "Probes")]
+public sealed class ProbeTests
+{
+    /// <summary>Small enough for a unit test; the size ratio of the scan stores (40x) is what the scan probe needs.</summary>
+    private static readonly ProbeSettings s_testSettings = ProbeSettings.Quick with
+    {
+        ValueSearchLimitBytes = 8 * 1024 * 1024,
+        ScanSmallStoreRecords = 100,
+        ScanLargeStoreRecords = 4_000,
+        ThroughputDuration = TimeSpan.FromMilliseconds(100),
+        ThroughputRecords = 500,
+    };
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void Every_declared_capability_agrees_with_its_probe(string name)
+    {
+        using var directory = new TempDirectory();
+
+        StoreMeasurement measurement = StoreProbe.Measure(name, s_testSettings, directory.Path);
+
+        Assert.Empty(measurement.Disagreements());
+        Assert.True(measurement.Throughput.ReadsPerSecond > 0);
+        Assert.True(measurement.Throughput.WritesPerSecond > 0);
+    }
+
+    [Fact]
+    public void A_key_limit_claimed_too_high_is_caught_by_the_key_probe()
+    {
+        using var directory = new TempDirectory();
+        StoreCapabilities truth = StoreCatalog.DeclaredCapabilities(StoreNames.FileSystem);
+        StoreCapabilities claimed = truth with { MaxKeyBytes = truth.MaxKeyBytes * 4 };
+
+        SizeMeasurement key = CapabilityProbes.LargestKey(Open(StoreNames.FileSystem, claimed), directory.Path, s_testSettings.KeySearchLimitBytes);
+        StoreMeasurement measurement = StoreProbe.Measure(StoreNames.FileSystem, claimed, Open(StoreNames.FileSystem, claimed), s_testSettings, directory.Combine("all"));
+
+        Assert.Equal(truth.MaxKeyBytes, key.LargestAcceptedBytes);
+        Assert.False(key.Agrees(claimed.MaxKeyBytes));
+        Assert.Contains(measurement.Disagreements(), sentence => sentence.Contains("declares keys up to", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void An_ordered_scan_claimed_by_a_store_that_scans_everything_is_caught_by_the_scan_probe()
+    {
+        using var directory = new TempDirectory();
+        StoreCapabilities claimed = StoreCatalog.DeclaredCapabilities(StoreNames.FileSystem) with { OrderedPrefixScan = true };
+
+        ScanMeasurement scan = CapabilityProbes.PrefixScan(Open(StoreNames.FileSystem, claimed), directory.Path, s_testSettings.ScanSmallStoreRecords, s_testSettings.ScanLargeStoreRecords);
+
+        Assert.False(scan.Indexed, $"A scan over {scan.SizeRatio}x the files took only {scan.TimeRatio:0.0}x as long.");
+    }
+
+    [Fact]
+    public void A_durability_tier_claimed_by_the_memory_floor_is_caught_by_the_reopen_probe()
+    {
+        using var directory = new TempDirectory();
+        StoreCapabilities claimed = StoreCatalog.DeclaredCapabilities(StoreNames.Memory) with { Durability = DurabilityTiers.Buffered };
+
+        DurabilityTiers survived = CapabilityProbes.SurvivesReopen(Open(StoreNames.Memory, claimed), directory.Path);
+
+        Assert.Equal(DurabilityTiers.None, survived);
+    }
+
+    [Theory]
+    [InlineData(1_000, 1_000)]
+    [InlineData(511, 511)]
+    [InlineData(0, 0)]
+    [InlineData(5_000, 4_096)]
+    public void LargestAccepted_finds_the_boundary_exactly_or_stops_at_the_search_limit(int boundary, int expected) =>
+        Assert.Equal(expected, CapabilityProbes.LargestAccepted(4_096, length => length <= boundary ? true : throw new ArgumentException("too long")));
+
+    private static Func<StoreOptions, IKeyValueStore> Open(string name, StoreCapabilities claimed) =>
+        options => new MisdeclaredStore(StoreCatalog.Open(name, options), claimed);
+}
