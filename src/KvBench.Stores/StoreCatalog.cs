@@ -10,10 +10,10 @@ public static class StoreCatalog
 {
     private static readonly StoreRow[] s_rows =
     [
-        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options)),
-        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options)),
-        new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options)),
-        new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options)),
+        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), Engine: SqliteStore.Engine),
+        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), Engine: SqliteStore.Engine),
+        new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), Engine: FileSystemStore.Engine),
+        new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), Engine: MemoryStore.Engine),
     ];
 
     /// <summary>Every row, in table order, including rows whose store cannot be had on this machine.</summary>
@@ -24,6 +24,13 @@ public static class StoreCatalog
 
     /// <summary>Why <paramref name="name"/> cannot be opened here, or <see langword="null"/> when it can.</summary>
     public static string? UnavailableReason(string name) => Find(name).UnavailableReason;
+
+    /// <summary>The package and native library versions behind the row, for example "Microsoft.Data.Sqlite 10.0.14, SQLite 3.50.4".</summary>
+    public static string Engine(string name)
+    {
+        StoreRow row = Find(name);
+        return row.UnavailableReason is null && row.Engine is { } engine ? engine() : "not available";
+    }
 
     /// <summary>What the row's adapter claims, without opening it.</summary>
     public static StoreCapabilities DeclaredCapabilities(string name) => Find(name).Declared;
@@ -66,7 +73,13 @@ public static class StoreCatalog
     /// Says why the store cannot be had here (its package is not served, its native library does not load), or
     /// returns <see langword="null"/>. Asked once, on first use of the catalog.
     /// </param>
-    private sealed record StoreRow(string Name, StoreCapabilities Declared, Func<string, StoreOptions, IKeyValueStore> Open, Func<string?>? CheckAvailability = null)
+    /// <param name="Engine">Names the package and native library versions behind the row; asked only when the row is available.</param>
+    private sealed record StoreRow(
+        string Name,
+        StoreCapabilities Declared,
+        Func<string, StoreOptions, IKeyValueStore> Open,
+        Func<string?>? CheckAvailability = null,
+        Func<string>? Engine = null)
     {
         public string? UnavailableReason { get; } = CheckAvailability?.Invoke();
     }

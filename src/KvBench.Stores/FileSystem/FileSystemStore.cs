@@ -56,6 +56,8 @@ internal sealed partial class FileSystemStore : StoreAdapter
         Durability = DurabilityTiers.All,
     };
 
+    internal static string Engine() => $"System.IO on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}";
+
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         string path = PathOf(key);

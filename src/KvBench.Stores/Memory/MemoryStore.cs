@@ -27,6 +27,8 @@ internal sealed class MemoryStore : StoreAdapter
         Durability = DurabilityTiers.None,
     };
 
+    internal static string Engine() => $"Dictionary<byte[], byte[]> on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}";
+
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         lock (_gate)

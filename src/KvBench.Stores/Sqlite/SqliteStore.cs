@@ -89,6 +89,9 @@ internal sealed class SqliteStore : StoreAdapter
         Durability = DurabilityTiers.All,
     };
 
+    internal static string Engine() =>
+        $"Microsoft.Data.Sqlite {PackageVersion.Of(typeof(SqliteConnection))}, SQLitePCLRaw {PackageVersion.Of(typeof(raw))}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+
     internal static void Check(int rc, sqlite3 db)
     {
         if (rc is not (raw.SQLITE_OK or raw.SQLITE_ROW or raw.SQLITE_DONE))

@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
 
@@ -7,25 +8,15 @@ namespace KvBench.Tests.Probes;
 
 /// <summary>Every adapter's claims, measured: a claim the probes contradict fails here.</summary>
 [Trait("Category", "Probes")]
-public sealed class ProbeTests
+public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
 {
-    /// <summary>Small enough for a unit test; the size ratio of the scan stores (40x) is what the scan probe needs.</summary>
-    private static readonly ProbeSettings s_testSettings = ProbeSettings.Quick with
-    {
-        ValueSearchLimitBytes = 8 * 1024 * 1024,
-        ScanSmallStoreRecords = 100,
-        ScanLargeStoreRecords = 4_000,
-        ThroughputDuration = TimeSpan.FromMilliseconds(100),
-        ThroughputRecords = 500,
-    };
+    private static readonly ProbeSettings s_testSettings = MeasuredRows.Settings;
 
     [Theory]
     [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
     public void Every_declared_capability_agrees_with_its_probe(string name)
     {
-        using var directory = new TempDirectory();
-
-        StoreMeasurement measurement = StoreProbe.Measure(name, s_testSettings, directory.Path);
+        StoreMeasurement measurement = rows.Measure(name);
 
         Assert.Empty(measurement.Disagreements());
         Assert.True(measurement.Throughput.ReadsPerSecond > 0);
@@ -76,6 +67,33 @@ public sealed class ProbeTests
     [InlineData(5_000, 4_096)]
     public void LargestAccepted_finds_the_boundary_exactly_or_stops_at_the_search_limit(int boundary, int expected) =>
         Assert.Equal(expected, CapabilityProbes.LargestAccepted(4_096, length => length <= boundary ? true : throw new ArgumentException("too long")));
+
+    [Fact]
+    public void The_ADR_table_has_a_measured_row_for_every_store()
+    {
+        using var directory = new TempDirectory();
+        var report = new AdrReport
+        {
+            Measurements = [.. StoreCatalog.AvailableNames.Select(rows.Measure)],
+            Unavailable = [.. StoreCatalog.Names.Except(StoreCatalog.AvailableNames).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
+            Machine = MachineInfo.Collect(directory.Path),
+            Settings = s_testSettings,
+            Command = "kvbench adr --output adr.md",
+            GeneratedAt = DateTimeOffset.UtcNow,
+        };
+
+        string markdown = report.ToMarkdown();
+        string[] tableLines = [.. markdown.Split('\n').SkipWhile(line => !line.StartsWith("Option | Arbitrary Sized Keys", StringComparison.Ordinal)).Skip(2).TakeWhile(line => line.Contains(" | ", StringComparison.Ordinal))];
+
+        Assert.Equal(StoreCatalog.Names.Order(StringComparer.Ordinal), tableLines.Select(line => line.Split(" | ")[0]).Order(StringComparer.Ordinal));
+        foreach (string line in tableLines.Where(line => StoreCatalog.UnavailableReason(line.Split(" | ")[0]) is null))
+        {
+            string[] cells = line.TrimEnd(' ', '|').Split(" | ");
+            Assert.Equal(7, cells.Length);
+            Assert.All(cells.Where((_, column) => column != 4), cell => Assert.False(string.IsNullOrWhiteSpace(cell) || cell == "-", $"Empty cell in '{line}'."));
+            Assert.Matches(@"^[\d,]+ reads / [\d,]+ writes$", cells[6]);
+        }
+    }
 
     private static Func<StoreOptions, IKeyValueStore> Open(string name, StoreCapabilities claimed) =>
         options => new MisdeclaredStore(StoreCatalog.Open(name, options), claimed);

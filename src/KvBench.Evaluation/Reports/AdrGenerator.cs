@@ -1,0 +1,71 @@
+using KvBench.Evaluation.Probes;
+using KvBench.Stores;
+
+namespace KvBench.Evaluation.Reports;
+
+/// <summary>Probes every row and gathers the latest benchmark tables into an <see cref="AdrReport"/>: what `kvbench adr` and the benchmark run both call.</summary>
+public static class AdrGenerator
+{
+    /// <summary>The folder BenchmarkDotNet writes its reports to, relative to the directory a run starts in.</summary>
+    public const string DefaultResultsDirectory = "BenchmarkDotNet.Artifacts/results";
+
+    /// <summary>Measures every available row and builds the report.</summary>
+    /// <param name="settings">How hard the probes push.</param>
+    /// <param name="resultsDirectory">Where BenchmarkDotNet's reports are.</param>
+    /// <param name="workDirectory">A scratch directory for the probes' stores; its file system is the one reported.</param>
+    /// <param name="command">The command that regenerates the file, printed in it.</param>
+    /// <param name="multiProcess">The two-process check for a row, or <see langword="null"/> to leave that column unmeasured.</param>
+    /// <param name="log">Receives one line per row as it is probed.</param>
+    public static AdrReport Generate(
+        ProbeSettings settings,
+        string resultsDirectory,
+        string workDirectory,
+        string command,
+        Func<string, MultiProcessMeasurement>? multiProcess = null,
+        Action<string>? log = null)
+    {
+        Directory.CreateDirectory(workDirectory);
+        var measurements = new List<StoreMeasurement>();
+        foreach (string name in StoreCatalog.AvailableNames)
+        {
+            log?.Invoke($"Probing {name}...");
+            string rowDirectory = Path.Combine(workDirectory, name);
+            try
+            {
+                measurements.Add(StoreProbe.Measure(name, settings, rowDirectory, multiProcess));
+            }
+            finally
+            {
+                TryDelete(rowDirectory);
+            }
+        }
+
+        return new AdrReport
+        {
+            Measurements = measurements,
+            Unavailable = [.. StoreCatalog.Names.Where(name => StoreCatalog.UnavailableReason(name) is not null).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
+            Engines = StoreCatalog.AvailableNames.ToDictionary(name => name, StoreCatalog.Engine),
+            Machine = MachineInfo.Collect(workDirectory),
+            Settings = settings,
+            PointOperations = BenchmarkReport.FindLatest(resultsDirectory, "PointOperations"),
+            SyncedPuts = BenchmarkReport.FindLatest(resultsDirectory, "SyncedPuts"),
+            Command = command,
+            GeneratedAt = DateTimeOffset.UtcNow,
+        };
+    }
+
+    private static void TryDelete(string directory)
+    {
+        try
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+        catch (IOException)
+        {
+            // A probe's child process may still be releasing a file; the scratch directory is the caller's to remove.
+        }
+    }
+}

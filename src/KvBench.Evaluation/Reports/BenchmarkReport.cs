@@ -1,0 +1,96 @@
+namespace KvBench.Evaluation.Reports;
+
+/// <summary>
+/// One table of a BenchmarkDotNet GitHub-markdown report (<c>*-report-github.md</c>), read back by column name so
+/// the ADR can print the columns it needs in the order decision records use.
+/// </summary>
+public sealed class BenchmarkReport
+{
+    private BenchmarkReport(string path, string[] headers, List<string[]> rows, DateTime writtenUtc)
+    {
+        Path = path;
+        Headers = headers;
+        Rows = rows;
+        WrittenUtc = writtenUtc;
+    }
+
+    /// <summary>The report file.</summary>
+    public string Path { get; }
+
+    /// <summary>The column names, as BenchmarkDotNet wrote them.</summary>
+    public IReadOnlyList<string> Headers { get; }
+
+    /// <summary>The rows, one cell per header, with BenchmarkDotNet's bold markers and padding removed.</summary>
+    public IReadOnlyList<string[]> Rows { get; }
+
+    /// <summary>When the report was written.</summary>
+    public DateTime WrittenUtc { get; }
+
+    /// <summary>The newest report under <paramref name="resultsDirectory"/> whose file name contains <paramref name="benchmarkClass"/>, or <see langword="null"/>.</summary>
+    public static BenchmarkReport? FindLatest(string resultsDirectory, string benchmarkClass)
+    {
+        if (!Directory.Exists(resultsDirectory))
+        {
+            return null;
+        }
+
+        FileInfo? newest = new DirectoryInfo(resultsDirectory)
+            .EnumerateFiles("*-report-github.md")
+            .Where(file => file.Name.Contains(benchmarkClass, StringComparison.Ordinal))
+            .MaxBy(file => file.LastWriteTimeUtc);
+        return newest is null ? null : Parse(newest.FullName, File.ReadAllLines(newest.FullName), newest.LastWriteTimeUtc);
+    }
+
+    /// <summary>Reads the first markdown table in <paramref name="lines"/>.</summary>
+    public static BenchmarkReport Parse(string path, IReadOnlyList<string> lines, DateTime writtenUtc)
+    {
+        ArgumentNullException.ThrowIfNull(lines);
+        int header = -1;
+        for (int i = 0; i + 1 < lines.Count; i++)
+        {
+            if (lines[i].TrimStart().StartsWith('|') && lines[i + 1].Contains("---", StringComparison.Ordinal))
+            {
+                header = i;
+                break;
+            }
+        }
+
+        if (header < 0)
+        {
+            throw new InvalidDataException($"'{path}' holds no markdown table.");
+        }
+
+        string[] headers = Cells(lines[header]);
+        var rows = new List<string[]>();
+        for (int i = header + 2; i < lines.Count && lines[i].TrimStart().StartsWith('|'); i++)
+        {
+            string[] cells = Cells(lines[i]);
+            if (cells.Length == headers.Length)
+            {
+                rows.Add(cells);
+            }
+        }
+
+        return new BenchmarkReport(path, headers, rows, writtenUtc);
+    }
+
+    /// <summary>
+    /// A table of <paramref name="columns"/> in that order; a column the report lacks is left out, so a run without
+    /// (say) Gen2 collections still prints. Rows are kept in the report's order.
+    /// </summary>
+    public MarkdownTable Select(IReadOnlyList<string> columns)
+    {
+        ArgumentNullException.ThrowIfNull(columns);
+        int[] indexes = [.. columns.Select(column => Array.FindIndex([.. Headers], header => string.Equals(header, column, StringComparison.OrdinalIgnoreCase))).Where(index => index >= 0)];
+        var table = new MarkdownTable([.. indexes.Select(index => Headers[index])]);
+        foreach (string[] row in Rows)
+        {
+            table.Add([.. indexes.Select(index => row[index])]);
+        }
+
+        return table;
+    }
+
+    private static string[] Cells(string line) =>
+        [.. line.Trim().Trim('|').Split('|').Select(cell => cell.Replace("**", string.Empty, StringComparison.Ordinal).Trim())];
+}

@@ -1,0 +1,27 @@
+using System.Collections.Concurrent;
+
+using KvBench.Evaluation.Probes;
+
+namespace KvBench.Tests.Probes;
+
+/// <summary>Each available row probed once per test run, shared by the probe and ADR tests.</summary>
+public sealed class MeasuredRows : IDisposable
+{
+    /// <summary>Small enough for a unit test; the size ratio of the scan stores (40x) is what the scan probe needs.</summary>
+    public static readonly ProbeSettings Settings = ProbeSettings.Quick with
+    {
+        ValueSearchLimitBytes = 8 * 1024 * 1024,
+        ScanSmallStoreRecords = 100,
+        ScanLargeStoreRecords = 4_000,
+        ThroughputDuration = TimeSpan.FromMilliseconds(100),
+        ThroughputRecords = 500,
+    };
+
+    private readonly TempDirectory _directory = new();
+    private readonly ConcurrentDictionary<string, Lazy<StoreMeasurement>> _measurements = new();
+
+    public StoreMeasurement Measure(string name) =>
+        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.Measure(key, Settings, _directory.Combine(key)))).Value;
+
+    public void Dispose() => _directory.Dispose();
+}
