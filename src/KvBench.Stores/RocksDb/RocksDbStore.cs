@@ -19,7 +19,10 @@ namespace KvBench.Stores.RocksDb;
 /// </remarks>
 internal sealed class RocksDbStore : StoreAdapter
 {
-    /// <summary>RocksDB FAQ: "The maximum recommended sizes for key and value are 8MB and 3GB respectively."</summary>
+    /// <summary>
+    /// A write batch takes keys up to 4 GiB - 1, but "RocksDB is not designed for large keys" and recommends at most
+    /// 8 MB (RocksDB FAQ); the adapter holds keys to that recommendation.
+    /// </summary>
     internal const int MaxKeyBytes = 8 * 1024 * 1024;
 
     private const int ScanPageEntries = 1024;
@@ -61,8 +64,9 @@ internal sealed class RocksDbStore : StoreAdapter
     internal static StoreCapabilities Declared { get; } = new()
     {
         MaxKeyBytes = MaxKeyBytes,
-        // RocksDB recommends values up to 3 GB (its format allows 4 GiB - 1); Get returns a .NET array, which holds
-        // at most Array.MaxLength bytes, so that is the lower, binding limit.
+        // RocksDB recommends values up to 3 GB (a write batch takes 4 GiB - 1); Get returns a .NET array, which
+        // holds at most Array.MaxLength bytes, so that is the binding limit. A value that long was seen to round-trip
+        // through the WAL and, after a reopen, from a table file, the process peaking near six times its size.
         MaxValueBytes = Array.MaxLength,
         GrowsWithoutRestart = true,
         MultiProcess = MultiProcessLevel.OneWriter,
@@ -266,8 +270,8 @@ internal sealed class RocksDbStore : StoreAdapter
                 StoreAccess.ReadWrite => rocksdb_open(options, directory, &error),
                 StoreAccess.ReadOnly => rocksdb_open_for_read_only(options, directory, errorIfWalFileExists: 0, &error),
 
-                // With every table file kept open, a file the writer's compaction deletes stays readable to the
-                // secondary until it catches up past it (RocksDB's advice for secondary instances).
+                // RocksDB's wiki asks secondaries for max_open_files = -1 (7.8 no longer enforces it): with every
+                // table file held open, one the writer's compaction unlinks stays readable until the next catch-up.
                 StoreAccess.Secondary => OpenAsSecondary(options, directory, secondaryPath!, &error),
                 _ => throw new ArgumentOutOfRangeException(nameof(access), access, "Unknown access mode."),
             };
