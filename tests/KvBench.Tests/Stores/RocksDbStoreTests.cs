@@ -1,0 +1,174 @@
+using System.Diagnostics;
+
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Tests.Stores;
+
+public sealed class RocksDbStoreTests
+{
+    [Fact]
+    public void A_second_read_write_open_in_this_process_is_refused_as_locked()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore writer = Open(directory, StoreAccess.ReadWrite);
+
+        StoreLockedException error = Assert.Throws<StoreLockedException>(() => Open(directory, StoreAccess.ReadWrite));
+
+        // RocksDB remembers the LOCK files this process holds and refuses a second one before asking the kernel.
+        Assert.Contains("lock hold by current process", error.InnerException!.Message, StringComparison.Ordinal);
+        Assert.Equal(StoreNames.RocksDb, error.StoreName);
+        writer.Put(TestData.Key(1), [1]);
+        Assert.Equal([1], writer.Get(TestData.Key(1)));
+    }
+
+    [Fact]
+    public void A_read_write_open_while_another_process_holds_the_store_is_refused_as_locked()
+    {
+        using var directory = new TempDirectory();
+        using (IKeyValueStore created = Open(directory, StoreAccess.ReadWrite))
+        {
+            created.Put(TestData.Key(1), [1]);
+        }
+
+        using (RocksDbHolder.Start(directory.Path))
+        {
+            StoreLockedException error = Assert.Throws<StoreLockedException>(() => Open(directory, StoreAccess.ReadWrite));
+            Assert.Contains("While lock file", error.InnerException!.Message, StringComparison.Ordinal);
+        }
+
+        using IKeyValueStore reopened = Open(directory, StoreAccess.ReadWrite);
+        Assert.Equal([1], reopened.Get(TestData.Key(1)));
+    }
+
+    [Fact]
+    public void A_secondary_sees_the_writers_flushed_records_after_catching_up_and_refuses_writes()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore writer = Open(directory, StoreAccess.ReadWrite);
+        writer.Put(TestData.Key(1), [1]);
+        writer.Flush();
+
+        using (IKeyValueStore secondary = Open(directory, StoreAccess.Secondary))
+        {
+            Assert.Equal([1], secondary.Get(TestData.Key(1)));
+
+            writer.PutMany([KeyValuePair.Create(TestData.Key(2), new byte[] { 2 }), KeyValuePair.Create(TestData.Key(3), new byte[] { 3 })]);
+            writer.Delete(TestData.Key(1));
+            writer.Flush();
+            Assert.False(secondary.ContainsKey(TestData.Key(2)));
+
+            secondary.Flush();
+
+            Assert.Null(secondary.Get(TestData.Key(1)));
+            Assert.Equal([2], secondary.Get(TestData.Key(2)));
+            Assert.Equal([TestData.Key(2), TestData.Key(3)], secondary.ScanPrefix("k"u8.ToArray()).Select(entry => entry.Key));
+            Assert.Throws<StoreReadOnlyException>(() => secondary.Put(TestData.Key(4), [4]));
+            Assert.Throws<StoreReadOnlyException>(() => secondary.Delete(TestData.Key(2)));
+            Assert.Throws<StoreReadOnlyException>(() => secondary.PutMany([KeyValuePair.Create(TestData.Key(4), new byte[] { 4 })]));
+        }
+
+        Assert.Empty(Directory.EnumerateDirectories(directory.Path, "secondary-*"));
+    }
+
+    [Fact]
+    public void A_read_only_open_beside_the_writer_reads_what_was_flushed_before_it_opened()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore writer = Open(directory, StoreAccess.ReadWrite);
+        writer.Put(TestData.Key(1), [1]);
+        writer.Flush();
+
+        using IKeyValueStore reader = Open(directory, StoreAccess.ReadOnly);
+        writer.Put(TestData.Key(2), [2]);
+        writer.Flush();
+        reader.Flush();
+
+        Assert.Equal([1], reader.Get(TestData.Key(1)));
+        Assert.False(reader.ContainsKey(TestData.Key(2)));
+        Assert.Throws<StoreReadOnlyException>(() => reader.Put(TestData.Key(3), [3]));
+    }
+
+    [Fact]
+    public void Disposing_the_store_during_a_scan_releases_it_and_the_scan_then_reports_disposal()
+    {
+        using var directory = new TempDirectory();
+        IKeyValueStore store = Open(directory, StoreAccess.ReadWrite);
+        store.PutMany(Enumerable.Range(0, 3000).Select(i => KeyValuePair.Create(TestData.Key(i), new byte[] { 1 })));
+        using IEnumerator<KeyValuePair<byte[], byte[]>> scan = store.ScanPrefix(ReadOnlyMemory<byte>.Empty).GetEnumerator();
+        Assert.True(scan.MoveNext());
+
+        store.Dispose();
+
+        using (IKeyValueStore reopened = Open(directory, StoreAccess.ReadWrite))
+        {
+            Assert.Equal([1], reopened.Get(TestData.Key(2999)));
+        }
+
+        Assert.Throws<ObjectDisposedException>(() =>
+        {
+            while (scan.MoveNext())
+            {
+            }
+        });
+    }
+
+    private static IKeyValueStore Open(TempDirectory directory, StoreAccess access) =>
+        StoreCatalog.Open(StoreNames.RocksDb, new StoreOptions { Directory = directory.Path, Access = access });
+
+    /// <summary>
+    /// Another process with RocksDB open read-write on a directory: Python calling the same librocksdb through ctypes,
+    /// so the LOCK is held the way a second KvBench process would hold it. Disposing closes its stdin, and it exits.
+    /// </summary>
+    private sealed class RocksDbHolder : IDisposable
+    {
+        private const string Script = """
+            import ctypes, sys
+            lib = ctypes.CDLL("librocksdb.so.7.8")
+            lib.rocksdb_options_create.restype = ctypes.c_void_p
+            lib.rocksdb_open.restype = ctypes.c_void_p
+            lib.rocksdb_open.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
+            lib.rocksdb_close.argtypes = [ctypes.c_void_p]
+            error = ctypes.c_char_p()
+            db = lib.rocksdb_open(lib.rocksdb_options_create(), sys.argv[1].encode(), ctypes.byref(error))
+            print("open" if db else "error: " + error.value.decode(), flush=True)
+            sys.stdin.read()
+            if db:
+                lib.rocksdb_close(db)
+            """;
+
+        private readonly Process _process;
+
+        private RocksDbHolder(Process process) => _process = process;
+
+        public static RocksDbHolder Start(string directory)
+        {
+            var start = new ProcessStartInfo("python3") { RedirectStandardInput = true, RedirectStandardOutput = true };
+            start.ArgumentList.Add("-c");
+            start.ArgumentList.Add(Script);
+            start.ArgumentList.Add(directory);
+            var holder = new RocksDbHolder(Process.Start(start)!);
+            try
+            {
+                Assert.Equal("open", holder._process.StandardOutput.ReadLine());
+                return holder;
+            }
+            catch
+            {
+                holder.Dispose();
+                throw;
+            }
+        }
+
+        public void Dispose()
+        {
+            _process.StandardInput.Close();
+            if (!_process.WaitForExit(TimeSpan.FromSeconds(30)))
+            {
+                _process.Kill();
+            }
+
+            _process.Dispose();
+        }
+    }
+}
