@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Stores.FileSystem;
+using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
 
@@ -12,6 +13,7 @@ public static class StoreCatalog
     [
         new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options)),
         new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options)),
+        new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.CheckAvailability),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options)),
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options)),
     ];
