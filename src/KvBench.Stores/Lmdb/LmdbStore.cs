@@ -51,7 +51,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
     /// <summary>Reset read transactions kept for reuse; more than run at once on any machine this measures.</summary>
     private const int IdleReaderCapacity = 64;
 
-    /// <summary>rw-r--r-- for data.mdb and lock.mdb, as LMDB's own tools create them.</summary>
+    /// <summary>rw-r--r-- (0644) for the data.mdb and lock.mdb that mdb_env_open creates.</summary>
     private const uint FileMode = 0b110_100_100;
 
     private const int ScanPageEntries = 256;
