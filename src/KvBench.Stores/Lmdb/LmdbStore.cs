@@ -314,7 +314,17 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 rc = mdb_txn_begin(_env, 0, 0, out nint txn);
                 if (rc == MDB_SUCCESS)
                 {
-                    rc = write.Apply(txn, _dbi);
+                    try
+                    {
+                        rc = write.Apply(txn, _dbi);
+                    }
+                    catch
+                    {
+                        // A write transaction left open would hold LMDB's writer lock for every process.
+                        mdb_txn_abort(txn);
+                        throw;
+                    }
+
                     if (rc == MDB_SUCCESS)
                     {
                         // A failed commit has already ended the transaction.
@@ -409,7 +419,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 {
                     try
                     {
-                        rc = ReadPage(txn, prefix, resumeAfter, page, out bool more);
+                        rc = ScanPage(txn, prefix, resumeAfter, page, out bool more);
                         if (rc == MDB_SUCCESS)
                         {
                             return more;
@@ -431,7 +441,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         }
     }
 
-    private int ReadPage(nint txn, byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page, out bool more)
+    private int ScanPage(nint txn, byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page, out bool more)
     {
         more = false;
         int rc = mdb_cursor_open(txn, _dbi, out nint cursor);
@@ -499,7 +509,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
     /// </summary>
     private nint RentReader(out int rc)
     {
-        // Start where this thread last looked, so threads reading at once mostly touch different slots.
+        // Start at a slot picked by thread id, so threads reading at once mostly touch different slots.
         int start = Environment.CurrentManagedThreadId;
         for (int i = 0; i < _idleReaders.Length; i++)
         {
