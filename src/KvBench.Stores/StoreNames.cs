@@ -9,6 +9,9 @@ public static class StoreNames
     /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
     public const string SqliteScalar = "Sqlite_Scalar";
 
+    /// <summary>LMDB through Debian's liblmdb0: one environment, its main database, a map that grows by itself.</summary>
+    public const string Lmdb = "LMDB";
+
     /// <summary>RocksDB (Debian's librocksdb7.8) through its C API, default column family.</summary>
     public const string RocksDb = "RocksDB";
 

@@ -39,14 +39,16 @@ public sealed class RecordSet
     /// <summary>Writes record <paramref name="index"/>'s key into <paramref name="destination"/> (<see cref="KeyBytes"/> long).</summary>
     public void WriteKey(long index, Span<byte> destination)
     {
-        ulong mixed = Mix((ulong)index ^ Seed);
+        // Mixing the seed before adding the index keeps each seed's keys a bijection of the index while no simple
+        // relation (such as index ^ seed) makes two seeds share keys.
+        ulong mixed = Mix((ulong)index + Mix(Seed));
         destination[0] = (byte)Mix(mixed);
         BinaryPrimitives.WriteUInt64BigEndian(destination[1..], mixed);
         FillStream(Mix(mixed + 1), destination[9..KeyBytes]);
     }
 
     /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> (<see cref="ValueBytes"/> long).</summary>
-    public void WriteValue(long index, Span<byte> destination) => FillStream(Mix(Mix((ulong)index ^ Seed) ^ 0x5851F42D4C957F2D), destination[..ValueBytes]);
+    public void WriteValue(long index, Span<byte> destination) => FillStream(Mix(Mix((ulong)index + Mix(Seed)) ^ 0x5851F42D4C957F2D), destination[..ValueBytes]);
 
     /// <summary>Record <paramref name="index"/>'s key as a new array.</summary>
     public byte[] Key(long index)

@@ -1,0 +1,223 @@
+using System.Buffers;
+
+using KvBench.Core;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+using KvBench.Stores.Lmdb;
+
+using Xunit.Abstractions;
+
+namespace KvBench.Tests.Stores;
+
+public sealed class LmdbStoreTests(ITestOutputHelper output)
+{
+    private const long OneMebibyte = 1024 * 1024;
+
+    [Fact]
+    public void A_1_MiB_map_grows_to_hold_64_MiB_without_reopening_and_reads_back_byte_exact()
+    {
+        using var directory = new TempDirectory();
+        var records = new RecordSet(valueBytes: 1028);
+        const long Count = 65_536;
+        byte[] bigKey = [0xB1, 0x6];
+        byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, seed: 11);
+
+        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte });
+        Assert.Equal(OneMebibyte, store.MapBytes);
+        records.Load(store, Count);
+        store.Put(bigKey, bigValue);
+
+        long written = (Count * (records.KeyBytes + records.ValueBytes)) + bigKey.Length + bigValue.Length;
+        Assert.True(written >= 64 * OneMebibyte);
+        VerificationResult result = records.Verify(store, Count);
+        Assert.True(result.Ok, $"{result.Missing} missing, {result.Wrong} wrong, first bad {result.FirstBadIndex}");
+        Assert.Equal(bigValue, store.Get(bigKey));
+        Assert.True(store.MapBytes > written, $"map {store.MapBytes} bytes for {written} bytes written");
+        Assert.InRange(store.MapResizes, 1, 16);
+        output.WriteLine($"{LmdbNative.Version}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map {store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
+    }
+
+    [Fact]
+    public async Task Writers_growing_the_map_while_readers_read_lose_nothing()
+    {
+        const int Writers = 4;
+        const int PerWriter = 2_000;
+        using var directory = new TempDirectory();
+        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte });
+        static byte[] KeyOf(int writer, int i) => [(byte)writer, .. BitConverter.GetBytes(i)];
+        static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, seed: (writer * 100_000) + i);
+
+        Task[] writers = [.. Enumerable.Range(0, Writers).Select(writer => Task.Run(() =>
+        {
+            for (int i = 0; i < PerWriter; i++)
+            {
+                store.Put(KeyOf(writer, i), ValueOf(writer, i));
+            }
+        }))];
+        Task[] readers = [.. Enumerable.Range(0, Writers).Select(writer => Task.Run(() =>
+        {
+            var buffer = new ArrayBufferWriter<byte>();
+            while (!writers[writer].IsCompleted)
+            {
+                for (int i = 0; i < PerWriter; i += 97)
+                {
+                    buffer.ResetWrittenCount();
+                    if (store.TryGet(KeyOf(writer, i), buffer))
+                    {
+                        Assert.Equal(ValueOf(writer, i), buffer.WrittenSpan.ToArray());
+                    }
+                }
+
+                Assert.All(store.ScanPrefix(new byte[] { (byte)writer }), entry => Assert.Equal(1024, entry.Value.Length));
+            }
+        }))];
+        await Task.WhenAll([.. writers, .. readers]);
+
+        Assert.True(store.MapResizes > 0);
+        Assert.Equal(Writers * PerWriter, store.ScanPrefix(ReadOnlyMemory<byte>.Empty).Count());
+        for (int writer = 0; writer < Writers; writer++)
+        {
+            for (int i = 0; i < PerWriter; i++)
+            {
+                Assert.Equal(ValueOf(writer, i), store.Get(KeyOf(writer, i)));
+            }
+        }
+    }
+
+    [Fact]
+    public void A_512_byte_key_is_refused_with_a_message_naming_511()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        store.Put(TestData.Bytes(511, seed: 1), [1]);
+
+        KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, seed: 2), [2]));
+
+        Assert.Equal(511, error.LimitBytes);
+        Assert.Contains("511", error.Message, StringComparison.Ordinal);
+        Assert.Equal([1], store.Get(TestData.Bytes(511, seed: 1)));
+        Assert.Single(store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
+    }
+
+    [Fact]
+    public void Instances_opened_one_after_another_see_each_others_data_and_keep_the_grown_map()
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte };
+        // A record set's key i depends on i ^ seed, so seeds far apart keep the two sets' keys apart.
+        var first = new RecordSet(valueBytes: 4000, seed: 1);
+        var second = new RecordSet(valueBytes: 100, seed: 1UL << 40);
+        long grownMap;
+        using (var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options))
+        {
+            first.Load(store, 2_000);
+            Assert.True(store.MapResizes > 0);
+            grownMap = store.MapBytes;
+        }
+
+        using (var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options))
+        {
+            Assert.Equal(grownMap, store.MapBytes);
+            Assert.True(first.Verify(store, 2_000).Ok);
+            second.Load(store, 500);
+            grownMap = store.MapBytes;
+        }
+
+        // A larger request than the recorded size wins over it.
+        using var reopened = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options with { InitialSizeBytes = 2 * grownMap });
+        Assert.Equal(2 * grownMap, reopened.MapBytes);
+        Assert.Equal(new VerificationResult(2_000, 0, 0, -1), first.Verify(reopened, 2_000));
+        Assert.Equal(new VerificationResult(500, 0, 0, -1), second.Verify(reopened, 500));
+    }
+
+    [Fact]
+    public void One_environment_opens_once_per_process_and_again_after_dispose()
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path };
+        IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, options);
+        store.Put([1], [1]);
+
+        InvalidOperationException error = Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options));
+        Assert.Contains(directory.Path, error.Message, StringComparison.Ordinal);
+        Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
+
+        store.Dispose();
+        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Lmdb, options);
+        Assert.Equal([1], reopened.Get([1]));
+    }
+
+    [Theory]
+    [InlineData(Durability.Buffered, StoreAccess.ReadWrite, LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOTLS)]
+    [InlineData(Durability.Synced, StoreAccess.ReadWrite, LmdbNative.MDB_NOTLS)]
+    [InlineData(Durability.Buffered, StoreAccess.ReadOnly, LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY)]
+    [InlineData(Durability.Synced, StoreAccess.Secondary, LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY)]
+    public void Durability_and_access_choose_the_environment_flags(Durability durability, StoreAccess access, uint expected)
+    {
+        const uint Relevant = LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOMETASYNC | LmdbNative.MDB_WRITEMAP | LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY;
+        using var directory = new TempDirectory();
+        using (StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path }))
+        {
+        }
+
+        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
+
+        Assert.Equal(expected, store.EnvironmentFlags & Relevant);
+        store.Flush();
+    }
+
+    [Fact]
+    public void Opening_read_only_where_no_store_exists_says_so()
+    {
+        using var directory = new TempDirectory();
+        FileNotFoundException error = Assert.Throws<FileNotFoundException>(() => StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Combine("none"), Access = StoreAccess.ReadOnly }));
+        Assert.Contains("read-only", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Put_TryGet_and_ContainsKey_allocate_nothing_once_warm()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        byte[] key = TestData.Key(1);
+        byte[] missing = TestData.Key(2);
+        byte[] value = TestData.Bytes(1028, seed: 3);
+        var buffer = new ArrayBufferWriter<byte>(value.Length);
+        void Round()
+        {
+            store.Put(key, value);
+            buffer.ResetWrittenCount();
+            store.TryGet(key, buffer);
+            store.ContainsKey(key);
+            store.ContainsKey(missing);
+        }
+
+        for (int i = 0; i < 200; i++)
+        {
+            Round();
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1_000; i++)
+        {
+            Round();
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(value, buffer.WrittenSpan.ToArray());
+    }
+
+    [Fact]
+    public void The_declared_capabilities_are_the_ones_measured_here()
+    {
+        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(StoreNames.Lmdb);
+
+        Assert.Null(StoreCatalog.UnavailableReason(StoreNames.Lmdb));
+        Assert.Equal(511, declared.MaxKeyBytes);
+        Assert.Equal(MultiProcessLevel.Shared, declared.MultiProcess);
+        Assert.True(declared.GrowsWithoutRestart);
+        Assert.True(declared.OrderedPrefixScan);
+        Assert.Equal(DurabilityTiers.All, declared.Durability);
+        Assert.StartsWith("LMDB 0.9.", LmdbNative.Version, StringComparison.Ordinal);
+    }
+}
