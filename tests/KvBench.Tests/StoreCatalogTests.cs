@@ -59,4 +59,11 @@ public sealed class StoreCatalogTests
             }
         }
     }
+
+    [Fact]
+    public void Every_available_row_names_the_engine_that_runs_it()
+    {
+        Assert.All(StoreCatalog.AvailableNames, name => Assert.Matches(@"\d+\.\d+", StoreCatalog.Engine(name)));
+        Assert.Contains("SQLite 3.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
+    }
 }
