@@ -106,7 +106,9 @@ public sealed class MultiProcessProbe
                 others.Add(readerRun);
                 string? refusal = readerRun.Result?.WriteRefusedWith;
                 evidence.Add($"{SecondWorker} opened the store {access} while {FirstWorker} wrote, and {(saw ? "saw" : "never saw")} {FirstWorker}'s flushed records.");
-                evidence.Add($"Its write attempt was {(refusal is null ? "accepted" : "refused with " + refusal)}.");
+                evidence.Add(readerRun.Result is null
+                    ? "It ended without a result."
+                    : $"Its write attempt was {(refusal is null ? "accepted" : "refused with " + refusal)}.");
                 bool readerOk = saw && refusal == nameof(StoreReadOnlyException) && EndedCleanly(readerRun);
                 return await EndAsync(writer, declared, readerOk ? MultiProcessLevel.OneWriter : null).ConfigureAwait(false);
             }

@@ -57,7 +57,7 @@ public static class MultiProcessWorker
             var run = new WorkerState(options, store, clock.Elapsed.TotalMilliseconds);
             run.Start();
             Emit(output, new WorkerMessage(WorkerMessage.Ready));
-            while (!(stop.Requested && run.Written >= options.MinimumWrites) && clock.Elapsed < options.MaxDuration)
+            while (!(stop.Requested && run.WroteEnough) && clock.Elapsed < options.MaxDuration)
             {
                 run.WriteNext();
                 run.LookForPeer();
@@ -102,6 +102,9 @@ public static class MultiProcessWorker
         public long PeerSeen { get; private set; }
 
         public bool SawPeerReported { get; set; }
+
+        /// <summary>Whether a stop may be honoured: a writer has written its minimum; a worker that cannot write has nothing to wait for.</summary>
+        public bool WroteEnough => options.Access != StoreAccess.ReadWrite || Written >= options.MinimumWrites;
 
         /// <summary>A writer acknowledges its first record before it says it is ready; a reader tries its one write.</summary>
         public void Start()
