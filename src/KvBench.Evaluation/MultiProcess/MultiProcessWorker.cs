@@ -54,16 +54,16 @@ public static class MultiProcessWorker
 
         using (store)
         {
-            var run = new WorkerState(options, store, clock.Elapsed.TotalMilliseconds);
-            run.Start();
+            var state = new WorkerState(options, store, clock.Elapsed.TotalMilliseconds);
+            state.Start();
             Emit(output, new WorkerMessage(WorkerMessage.Ready));
-            while (!(stop.Requested && run.WroteEnough) && clock.Elapsed < options.MaxDuration)
+            while (!(stop.Requested && state.WroteEnough) && clock.Elapsed < options.MaxDuration)
             {
-                run.WriteNext();
-                run.LookForPeer();
-                if (run.PeerSeen > 0 && !run.SawPeerReported)
+                state.WriteNext();
+                state.LookForPeer();
+                if (state.PeerSeen > 0 && !state.SawPeerReported)
                 {
-                    run.SawPeerReported = true;
+                    state.SawPeerReported = true;
                     Emit(output, new WorkerMessage(WorkerMessage.SawPeer));
                 }
 
@@ -73,9 +73,9 @@ public static class MultiProcessWorker
                 }
             }
 
-            long seenWhileRunning = run.PeerSeen;
-            run.LookForPeer();
-            WorkerResult result = run.Result(seenWhileRunning);
+            long seenWhileRunning = state.PeerSeen;
+            state.LookForPeer();
+            WorkerResult result = state.Result(seenWhileRunning);
             Emit(output, new WorkerMessage(WorkerMessage.Finished, result));
             return new WorkerOutcome(result, null);
         }
