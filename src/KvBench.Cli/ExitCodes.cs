@@ -1,0 +1,53 @@
+using KvBench.Core;
+
+namespace KvBench.Cli;
+
+/// <summary>What kvbench's exit code means. Listed in <c>kvbench --help</c> and the README.</summary>
+public static class ExitCodes
+{
+    /// <summary>The command did what it was asked.</summary>
+    public const int Ok = 0;
+
+    /// <summary>A store call failed; the message says why.</summary>
+    public const int Error = 1;
+
+    /// <summary>The command line could not be parsed; the message and the command's help are printed.</summary>
+    public const int Usage = 2;
+
+    /// <summary>Another process holds the store in a way that excludes this open.</summary>
+    public const int StoreLocked = 3;
+
+    /// <summary><c>get</c> or <c>delete</c> found no such key.</summary>
+    public const int NotFound = 4;
+
+    /// <summary><c>verify</c> found records missing or with other bytes.</summary>
+    public const int VerificationFailed = 5;
+
+    /// <summary>The store's package or native library cannot be had on this machine.</summary>
+    public const int StoreUnavailable = 6;
+
+    /// <summary>The exit codes as <c>--help</c> shows them.</summary>
+    internal const string Help = """
+        Exit codes:
+          0  ok
+          1  error: a store call failed (the message says why)
+          2  usage: the command line could not be parsed
+          3  store locked: another process holds the store; nothing was read or written. Stores that allow
+             one writer (see `kvbench stores`) can still be read with --access ReadOnly or Secondary.
+          4  not found: get or delete found no such key
+          5  verification failed: verify found records missing or with other bytes
+          6  store unavailable: its package or native library cannot be had on this machine
+        """;
+
+    /// <summary>
+    /// The exit code for an error a store raised about itself or its input, or <see langword="null"/> for any other
+    /// error, which is a bug and left to the command-line library's handler (it prints the stack trace and returns 1).
+    /// </summary>
+    public static int? For(Exception error) => error switch
+    {
+        StoreLockedException => StoreLocked,
+        StoreUnavailableException => StoreUnavailable,
+        KeyValueStoreException or EmptyKeyException or SizeLimitExceededException => Error,
+        _ => null,
+    };
+}

@@ -1,0 +1,34 @@
+using System.CommandLine;
+
+namespace KvBench.Cli;
+
+/// <summary>The <c>kvbench</c> root command: every subcommand, and the exit code of a run.</summary>
+public static class KvBenchCommand
+{
+    /// <summary>Builds the command tree.</summary>
+    public static RootCommand Create() => new($"""
+        kvbench: open any KvBench store by name and read, write, load or verify it.
+
+        {ExitCodes.Help}
+        """)
+    {
+        StoresCommand.Create(),
+        KeyValueCommands.Put(),
+        KeyValueCommands.Get(),
+        KeyValueCommands.Delete(),
+        KeyValueCommands.Scan(),
+        RecordCommands.Load(),
+        RecordCommands.Verify(),
+        WorkerCommand.Create(),
+    };
+
+    /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse exits with <see cref="ExitCodes.Usage"/>.</summary>
+    public static int Invoke(string[] args, InvocationConfiguration? configuration = null)
+    {
+        ParseResult parseResult = Create().Parse(args);
+
+        // The library prints the errors and the command's help; only its exit code (1) is made distinct from a failed store call.
+        int exitCode = parseResult.Invoke(configuration);
+        return parseResult.Errors.Count > 0 ? ExitCodes.Usage : exitCode;
+    }
+}

@@ -1,0 +1,3 @@
+using KvBench.Cli;
+
+return KvBenchCommand.Invoke(args);

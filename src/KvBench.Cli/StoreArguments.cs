@@ -1,0 +1,134 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Text;
+
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Cli;
+
+/// <summary>The options every store command takes, and how they become a store, bytes and text.</summary>
+internal static class StoreArguments
+{
+    public static Option<string> Store { get; } = CreateStoreOption();
+
+    public static Option<string> Directory { get; } = new("--dir", "-d")
+    {
+        Description = "The store's directory; created when missing.",
+        Required = true,
+    };
+
+    public static Option<Durability> Durability { get; } = new("--durability")
+    {
+        Description = "What an acknowledged write survives: Buffered (the process being killed) or Synced (power loss).",
+        DefaultValueFactory = static _ => Core.Durability.Buffered,
+    };
+
+    public static Option<StoreAccess> Access { get; } = new("--access")
+    {
+        Description = "ReadWrite, ReadOnly, or Secondary (a follower of a writer in another process). Reading beside a writer "
+            + "that holds the store needs ReadOnly or Secondary.",
+        DefaultValueFactory = static _ => StoreAccess.ReadWrite,
+    };
+
+    public static Option<bool> Hex { get; } = new("--hex", "-x")
+    {
+        Description = "Keys and values, given and printed, are hexadecimal (any bytes) instead of UTF-8 text.",
+    };
+
+    /// <summary>Adds <c>--store</c>, <c>--dir</c> and <c>--durability</c>, and <c>--access</c> for commands that only read.</summary>
+    public static void AddTo(Command command, bool readsOnly = false)
+    {
+        command.Options.Add(Store);
+        command.Options.Add(Directory);
+        command.Options.Add(Durability);
+        if (readsOnly)
+        {
+            command.Options.Add(Access);
+        }
+    }
+
+    /// <summary>An argument of bytes: UTF-8 text, or hexadecimal with <c>--hex</c>; bad hexadecimal is a usage error.</summary>
+    public static Argument<byte[]> Bytes(string name, string description, bool optional = false)
+    {
+        var argument = new Argument<byte[]>(name) { Description = description, Arity = ArgumentArity.ExactlyOne, CustomParser = ParseBytes };
+        if (optional)
+        {
+            // With no token the same parser runs and gives the empty byte string.
+            argument.Arity = ArgumentArity.ZeroOrOne;
+            argument.DefaultValueFactory = ParseBytes;
+        }
+
+        return argument;
+    }
+
+    public static IKeyValueStore Open(ParseResult parseResult, StoreAccess access = StoreAccess.ReadWrite) =>
+        StoreCatalog.Open(parseResult.GetRequiredValue(Store), new StoreOptions
+        {
+            Directory = parseResult.GetRequiredValue(Directory),
+            Durability = parseResult.GetValue(Durability),
+            Access = access,
+        });
+
+    /// <summary>Opens the store with the access <c>--access</c> asks for.</summary>
+    public static IKeyValueStore OpenForReading(ParseResult parseResult) => Open(parseResult, parseResult.GetValue(Access));
+
+    public static string Format(ReadOnlySpan<byte> bytes, ParseResult parseResult) =>
+        parseResult.GetValue(Hex) ? Convert.ToHexStringLower(bytes) : Encoding.UTF8.GetString(bytes);
+
+    /// <summary>
+    /// Runs a command's action; an error a store raised about itself or its input becomes a one-line message and the
+    /// exit code <see cref="ExitCodes.For"/> gives it. Anything else is a bug, left to the library's handler.
+    /// </summary>
+    public static void SetGuardedAction(Command command, Func<ParseResult, int> action) =>
+        command.SetAction(parseResult =>
+        {
+            try
+            {
+                return action(parseResult);
+            }
+            catch (Exception e) when (ExitCodes.For(e) is int exitCode)
+            {
+                parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {e.Message}");
+                return exitCode;
+            }
+        });
+
+    private static byte[] ParseBytes(ArgumentResult result)
+    {
+        string text = result.Tokens.Count > 0 ? result.Tokens[0].Value : string.Empty;
+        if (!result.GetValue(Hex))
+        {
+            return Encoding.UTF8.GetBytes(text);
+        }
+
+        try
+        {
+            return Convert.FromHexString(text);
+        }
+        catch (FormatException)
+        {
+            result.AddError($"'{text}' is not hexadecimal: give pairs of the digits 0-9 and a-f.");
+            return [];
+        }
+    }
+
+    private static Option<string> CreateStoreOption()
+    {
+        var option = new Option<string>("--store", "-s")
+        {
+            Description = $"The store (row) to open: {string.Join(", ", StoreCatalog.Names)}. See `kvbench stores`.",
+            Required = true,
+        };
+        option.CompletionSources.Add([.. StoreCatalog.Names]);
+        option.Validators.Add(static result =>
+        {
+            string? name = result.Tokens.Count > 0 ? result.Tokens[0].Value : null;
+            if (name is not null && !StoreCatalog.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
+            {
+                result.AddError($"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}.");
+            }
+        });
+        return option;
+    }
+}

@@ -1,0 +1,29 @@
+using System.Text;
+
+using KvBench.Evaluation.Workload;
+
+namespace KvBench.Evaluation.MultiProcess;
+
+/// <summary>The records a named worker writes: a fixed-seed <see cref="RecordSet"/> per name, so its peer and a later verifier know every byte.</summary>
+public static class WorkerRecords
+{
+    /// <summary>The length of every value a worker writes.</summary>
+    public const int ValueBytes = 100;
+
+    /// <summary>The records of the worker called <paramref name="workerName"/>.</summary>
+    /// <remarks>
+    /// Each name's seed is a 64-bit FNV-1a hash of it mixed into <see cref="RecordSet.DefaultSeed"/>. Two record sets'
+    /// keys could only collide for indices that differ in the seeds' high bits, far beyond what a worker writes.
+    /// </remarks>
+    public static RecordSet For(string workerName)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(workerName);
+        ulong hash = 0xCBF29CE484222325;
+        foreach (byte b in Encoding.UTF8.GetBytes(workerName))
+        {
+            hash = (hash ^ b) * 0x100000001B3;
+        }
+
+        return new RecordSet(ValueBytes, RecordSet.DefaultSeed ^ hash);
+    }
+}

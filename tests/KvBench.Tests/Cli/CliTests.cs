@@ -1,0 +1,104 @@
+using System.Text;
+
+using KvBench.Cli;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
+using KvBench.Tests.Conformance;
+
+namespace KvBench.Tests.Cli;
+
+/// <summary>The built <c>kvbench</c> run as a real process, as a user would run it.</summary>
+public sealed class CliTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
+
+    [Theory]
+    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    public async Task Put_get_scan_and_delete_round_trip_through_the_cli_with_text_and_hex(string name)
+    {
+        using var directory = new TempDirectory();
+        string[] store = ["--store", name, "--dir", directory.Path];
+        string textValueHex = Convert.ToHexStringLower(Encoding.UTF8.GetBytes("Ada Lovelace"));
+
+        Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "user:1", "Ada Lovelace"])).ExitCode);
+        Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "--hex", "757365723a00ff", "00ff0a"])).ExitCode);
+        Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "other", "x"])).ExitCode);
+
+        Assert.Equal((ExitCodes.Ok, "Ada Lovelace"), Outcome(await Run(["get", .. store, "user:1"])));
+        Assert.Equal((ExitCodes.Ok, "00ff0a"), Outcome(await Run(["get", .. store, "--hex", "757365723a00ff"])));
+        Assert.Equal(
+            (ExitCodes.Ok, $"757365723a00ff\t00ff0a\n757365723a31\t{textValueHex}"),
+            Outcome(await Run(["scan", .. store, "--hex", "757365723a"])));
+
+        Assert.Equal(ExitCodes.Ok, (await Run(["delete", .. store, "user:1"])).ExitCode);
+        CliRunResult gone = await Run(["get", .. store, "user:1"]);
+        Assert.Equal(ExitCodes.NotFound, gone.ExitCode);
+        Assert.Contains("no such key", gone.Error, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.NotFound, (await Run(["delete", .. store, "user:1"])).ExitCode);
+        Assert.Equal((ExitCodes.Ok, "other\tx"), Outcome(await Run(["scan", .. store, "o"])));
+    }
+
+    [Fact]
+    public async Task Load_then_verify_checks_every_byte_and_a_mismatch_has_its_own_exit_code()
+    {
+        using var directory = new TempDirectory();
+        string[] store = ["--store", StoreNames.SqliteWal, "--dir", directory.Path];
+
+        CliRunResult load = await Run(["load", .. store, "--count", "2000", "--value-bytes", "64"]);
+        Assert.Equal(ExitCodes.Ok, load.ExitCode);
+        Assert.Contains("2,000", load.Output, StringComparison.Ordinal);
+
+        Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--count", "2000", "--value-bytes", "64"])).ExitCode);
+        Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--count", "2000", "--value-bytes", "64", "--sample", "10", "--access", "ReadOnly"])).ExitCode);
+        CliRunResult otherSeed = await Run(["verify", .. store, "--count", "2000", "--value-bytes", "64", "--seed", "1"]);
+        Assert.Equal(ExitCodes.VerificationFailed, otherSeed.ExitCode);
+        Assert.Contains("2,000 of 2,000 records missing", otherSeed.Error, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.VerificationFailed, (await Run(["verify", .. store, "--count", "2000", "--value-bytes", "65"])).ExitCode);
+    }
+
+    [Fact]
+    public async Task Stores_lists_every_row_with_its_declared_multi_process_level()
+    {
+        CliRunResult stores = await Run(["stores"]);
+
+        Assert.Equal(ExitCodes.Ok, stores.ExitCode);
+        string[] lines = stores.Output.Split('\n');
+        foreach (string name in StoreCatalog.Names)
+        {
+            string line = Assert.Single(lines, line => line.Contains($" {name} ", StringComparison.Ordinal));
+            Assert.Contains($" {StoreCatalog.DeclaredCapabilities(name).MultiProcess} ", line, StringComparison.Ordinal);
+        }
+    }
+
+    [Theory]
+    [InlineData("get", "--store", "NoSuchStore", "--dir", ".", "key")]
+    [InlineData("get", "--store", "Memory", "--dir", ".", "--hex", "zz")]
+    [InlineData("put", "--store", "Memory", "key", "value")]
+    [InlineData("load", "--store", "Memory", "--dir", ".", "--count", "-1")]
+    [InlineData("no-such-command")]
+    public async Task A_command_line_that_does_not_parse_exits_with_the_usage_code_and_says_why(params string[] arguments)
+    {
+        CliRunResult run = await Run(arguments);
+
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        Assert.NotEqual(string.Empty, run.Error.Trim());
+    }
+
+    [Fact]
+    public async Task Help_documents_every_exit_code()
+    {
+        CliRunResult help = await Run(["--help"]);
+
+        Assert.Equal(ExitCodes.Ok, help.ExitCode);
+        foreach (int code in (int[])[ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable])
+        {
+            Assert.Contains($"\n    {code}  ", help.Output, StringComparison.Ordinal);
+        }
+
+        Assert.Contains("store locked", help.Output, StringComparison.Ordinal);
+    }
+
+    private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.NextToApplication().RunAsync(arguments, s_timeout);
+
+    private static (int ExitCode, string Output) Outcome(CliRunResult run) => (run.ExitCode, run.Output);
+}

@@ -1,0 +1,50 @@
+using System.CommandLine;
+
+using KvBench.Cli;
+using KvBench.Core;
+
+namespace KvBench.Tests.Cli;
+
+/// <summary>
+/// How a store's typed errors become exit codes. The locked-store code is checked here in-process; the multi-process
+/// tests check it again through a real second process for every row that declares one writer or one process.
+/// </summary>
+public sealed class ExitCodeTests
+{
+    public static TheoryData<Exception, int?> Errors => new()
+    {
+        { new StoreLockedException("Row", "/data"), ExitCodes.StoreLocked },
+        { new StoreUnavailableException("Row", "its package is not served here"), ExitCodes.StoreUnavailable },
+        { new StoreReadOnlyException("Row", StoreAccess.ReadOnly), ExitCodes.Error },
+        { new KeyTooLargeException("Row", 512, 511), ExitCodes.Error },
+        { new EmptyKeyException("key"), ExitCodes.Error },
+        { new InvalidOperationException("a bug"), null },
+    };
+
+    [Theory]
+    [MemberData(nameof(Errors))]
+    public void A_store_error_maps_to_its_exit_code_and_anything_else_is_left_to_the_library(Exception error, int? expected) =>
+        Assert.Equal(expected, ExitCodes.For(error));
+
+    [Fact]
+    public void A_locked_store_prints_one_clear_line_and_exits_with_the_locked_code()
+    {
+        var command = new RootCommand();
+        StoreArguments.SetGuardedAction(command, _ => throw new StoreLockedException("Row", "/data"));
+        var output = new StringWriter();
+        var error = new StringWriter();
+
+        int exitCode = command.Parse([]).Invoke(new InvocationConfiguration { Output = output, Error = error });
+
+        Assert.Equal(ExitCodes.StoreLocked, exitCode);
+        Assert.Equal($"kvbench: {new StoreLockedException("Row", "/data").Message}{Environment.NewLine}", error.ToString());
+        Assert.Equal(string.Empty, output.ToString());
+    }
+
+    [Fact]
+    public void Exit_codes_are_distinct()
+    {
+        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable];
+        Assert.Equal(codes.Length, codes.Distinct().Count());
+    }
+}
