@@ -1,5 +1,7 @@
 using KvBench.Core;
+using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
+using KvBench.Stores.LiteDb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
 
@@ -12,6 +14,9 @@ public static class StoreCatalog
     [
         new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options)),
         new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options)),
+        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
+        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
+        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options)),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options)),
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options)),
     ];

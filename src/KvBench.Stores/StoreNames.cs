@@ -9,6 +9,15 @@ public static class StoreNames
     /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
     public const string SqliteScalar = "Sqlite_Scalar";
 
+    /// <summary>LiteDB, one collection, shared connection mode (several processes).</summary>
+    public const string LiteDb = "LiteDB";
+
+    /// <summary>LiteDB in direct connection mode: one process at a time.</summary>
+    public const string LiteDbDirect = "LiteDB_Direct";
+
+    /// <summary>FASTER's FasterKV over byte spans, durable at checkpoints.</summary>
+    public const string Faster = "FASTER";
+
     /// <summary>One file per key.</summary>
     public const string FileSystem = "FileSystem";
 
