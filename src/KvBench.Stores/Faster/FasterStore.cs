@@ -205,23 +205,54 @@ internal sealed unsafe class FasterStore : StoreAdapter
     }
 
     /// <remarks>
-    /// The hash log has no key order, so this walks every live record (FASTER's <c>Iterate</c> yields the latest
-    /// version of each key and skips deleted ones) and sorts the matches. The records are copied out before the
-    /// method returns: the iterator's spans point into log pages that may be evicted once it moves on.
+    /// <para>
+    /// The hash log has no key order, so this walks every record and sorts the matching keys. FASTER's
+    /// <c>Iterate</c> is meant to yield only the latest live version of each key, but in 2.6.5 it does not: when a
+    /// key is deleted or overwritten after its record left the mutable region, the old version comes back as well, as
+    /// a phantom with its old value, no tombstone and the key's last byte overwritten (seen here: delete one and
+    /// overwrite another of 5,000 records, and the iterator yields 5,001). So the iterator only nominates keys; each
+    /// distinct one is then read the normal way, which sees deletes, takes FASTER's record locks and returns the
+    /// current value, and keys that read as absent (phantoms, or keys deleted meanwhile) are dropped. A phantom that
+    /// happens to spell a live key is a duplicate, and duplicates are skipped.
+    /// </para>
+    /// <para>
+    /// The keys are copied out and the iterator disposed before the reads: its spans point into log pages that may be
+    /// evicted once it moves on.
+    /// </para>
     /// </remarks>
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
     {
+        var candidates = new List<byte[]>();
         var matches = new List<KeyValuePair<byte[], byte[]>>();
         Session session = Rent();
         try
         {
-            using IFasterScanIterator<SpanByte, SpanByte> records = session.Iterate();
-            while (records.GetNext(out _))
+            using (IFasterScanIterator<SpanByte, SpanByte> records = session.Iterate())
             {
-                ReadOnlySpan<byte> key = records.GetKey().AsReadOnlySpan();
-                if (key.StartsWith(prefix.Span))
+                while (records.GetNext(out _))
                 {
-                    matches.Add(new(key.ToArray(), records.GetValue().AsReadOnlySpan().ToArray()));
+                    ReadOnlySpan<byte> key = records.GetKey().AsReadOnlySpan();
+                    if (key.StartsWith(prefix.Span))
+                    {
+                        candidates.Add(key.ToArray());
+                    }
+                }
+            }
+
+            candidates.Sort(ByteKeys.Comparer);
+            byte[]? previous = null;
+            foreach (byte[] key in candidates)
+            {
+                if (previous is not null && previous.AsSpan().SequenceEqual(key))
+                {
+                    continue;
+                }
+
+                previous = key;
+                var target = ReadTarget.IntoArray();
+                if (Read(session, key, ref target))
+                {
+                    matches.Add(new(key, target.Array!));
                 }
             }
         }
@@ -230,7 +261,6 @@ internal sealed unsafe class FasterStore : StoreAdapter
             _idleSessions.Add(session);
         }
 
-        matches.Sort(static (x, y) => ByteKeys.Comparer.Compare(x.Key, y.Key));
         return matches;
     }
 
