@@ -18,8 +18,9 @@ namespace KvBench.Stores.Faster;
 /// Durability: an acknowledged write lives in this process's memory until a checkpoint; a crash loses everything since
 /// the last one. <see cref="IKeyValueStore.Flush"/> takes a full fold-over checkpoint (index and log) and waits for it,
 /// and opening recovers from the latest checkpoint. So the declared tier, Buffered, is reached at Flush(), as the
-/// contract allows for stores that checkpoint. Synced is not offered: the managed device writes with O_SYNC, so a
-/// finished checkpoint is on the device, but a Put acknowledged at "Synced" would still be a write to memory, and a
+/// contract allows for stores that checkpoint. Synced is not offered: the managed device opens every log and checkpoint
+/// file with O_SYNC (seen with strace), so a finished checkpoint's data is on the device (though the directories of a
+/// new checkpoint are never fsynced), but a Put acknowledged at "Synced" would still be a write to memory, and a
 /// checkpoint per put is not how FASTER is meant to be used; a Synced table showing FASTER's in-memory puts would
 /// compare unequal work. Dispose does not checkpoint: what was not flushed is lost, as after a crash.
 /// </para>
@@ -29,8 +30,8 @@ namespace KvBench.Stores.Faster;
 /// records that were evicted to the file go pending and are completed before the call returns.
 /// </para>
 /// <para>
-/// One process at a time, enforced by <see cref="StoreDirectoryLock"/> (FASTER has no lock of its own and two
-/// instances on one log corrupt it). FASTER has no read-only mode either: a read-only open takes the same lock,
+/// One process at a time, enforced by <see cref="StoreDirectoryLock"/>: FASTER has no lock of its own (its device opens
+/// files with FileShare.ReadWrite), so a second instance would open the same log and write over it. FASTER has no read-only mode either: a read-only open takes the same lock,
 /// recovers the latest checkpoint and refuses writes, so it works after the writer has closed, never alongside it.
 /// </para>
 /// </remarks>
