@@ -1,5 +1,7 @@
 using KvBench.Core;
+using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
+using KvBench.Stores.LiteDb;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.RocksDb;
@@ -15,7 +17,10 @@ public static class StoreCatalog
         new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), Engine: SqliteStore.Engine),
         new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), Engine: SqliteStore.Engine),
         new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.CheckAvailability, LmdbStore.Engine),
+        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
+        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
         new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbNative.CheckAvailability, RocksDbNative.Engine),
+        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), Engine: FasterStore.Engine),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), Engine: FileSystemStore.Engine),
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), Engine: MemoryStore.Engine),
     ];

@@ -12,8 +12,17 @@ public static class StoreNames
     /// <summary>LMDB through Debian's liblmdb0: one environment, its main database, a map that grows by itself.</summary>
     public const string Lmdb = "LMDB";
 
+    /// <summary>LiteDB, one collection, shared connection mode (several processes).</summary>
+    public const string LiteDb = "LiteDB";
+
+    /// <summary>LiteDB in direct connection mode: one process at a time.</summary>
+    public const string LiteDbDirect = "LiteDB_Direct";
+
     /// <summary>RocksDB (Debian's librocksdb7.8) through its C API, default column family.</summary>
     public const string RocksDb = "RocksDB";
+
+    /// <summary>FASTER's FasterKV over byte spans, durable at checkpoints.</summary>
+    public const string Faster = "FASTER";
 
     /// <summary>One file per key.</summary>
     public const string FileSystem = "FileSystem";
