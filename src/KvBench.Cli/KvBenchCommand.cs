@@ -19,6 +19,7 @@ public static class KvBenchCommand
         KeyValueCommands.Scan(),
         RecordCommands.Load(),
         RecordCommands.Verify(),
+        AdrCommand.Create(),
         WorkerCommand.Create(),
     };
 

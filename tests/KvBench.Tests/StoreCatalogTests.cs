@@ -64,6 +64,8 @@ public sealed class StoreCatalogTests
     public void Every_available_row_names_the_engine_that_runs_it()
     {
         Assert.All(StoreCatalog.AvailableNames, name => Assert.Matches(@"\d+\.\d+", StoreCatalog.Engine(name)));
+        Assert.Contains("Microsoft.Data.Sqlite 10.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
         Assert.Contains("SQLite 3.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
+        Assert.Contains("Microsoft.FASTER.Core 2.", StoreCatalog.Engine(StoreNames.Faster), StringComparison.Ordinal);
     }
 }

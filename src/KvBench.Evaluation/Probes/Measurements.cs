@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 
 namespace KvBench.Evaluation.Probes;
 
@@ -29,11 +30,6 @@ public sealed record ScanMeasurement(bool Indexed, double TimeRatio, double Size
 
 /// <summary>Single-thread operations per second at Buffered durability, over a fixed duration.</summary>
 public sealed record ThroughputMeasurement(double ReadsPerSecond, double WritesPerSecond);
-
-/// <summary>How several processes could use one store, measured with two real processes.</summary>
-/// <param name="Level">The measured level.</param>
-/// <param name="Evidence">What the two processes did and saw, in one sentence.</param>
-public sealed record MultiProcessMeasurement(MultiProcessLevel Level, string Evidence);
 
 /// <summary>Every capability of one row, measured.</summary>
 public sealed record StoreMeasurement
@@ -94,9 +90,9 @@ public sealed record StoreMeasurement
             found.Add($"{Name} declares durability tiers {Declared.Durability} but flushed writes survived a reopen at {SurvivesReopen}.");
         }
 
-        if (MultiProcess is { } multiProcess && multiProcess.Level != Declared.MultiProcess)
+        if (MultiProcess is { MatchesDeclared: false } multiProcess)
         {
-            found.Add($"{Name} declares multi-process level {Declared.MultiProcess} but two processes measured {multiProcess.Level}: {multiProcess.Evidence}");
+            found.Add($"{Name} declares multi-process level {Declared.MultiProcess} but two processes measured {multiProcess.Measured?.ToString() ?? "no consistent level"}: {string.Join(" ", multiProcess.Evidence)}");
         }
 
         return found;

@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 
 namespace KvBench.Evaluation.Probes;
@@ -11,17 +12,16 @@ public static class StoreProbe
     /// <param name="settings">How hard to push.</param>
     /// <param name="workDirectory">A directory the probes may fill and that the caller deletes.</param>
     /// <param name="multiProcess">The two-process check, or <see langword="null"/> to leave it out.</param>
-    public static StoreMeasurement Measure(string name, ProbeSettings settings, string workDirectory, Func<string, MultiProcessMeasurement>? multiProcess = null) =>
-        Measure(name, StoreCatalog.DeclaredCapabilities(name), options => StoreCatalog.Open(name, options), settings, workDirectory, multiProcess);
+    public static async Task<StoreMeasurement> MeasureAsync(string name, ProbeSettings settings, string workDirectory, MultiProcessProbe? multiProcess = null)
+    {
+        StoreMeasurement measurement = Measure(name, StoreCatalog.DeclaredCapabilities(name), options => StoreCatalog.Open(name, options), settings, workDirectory);
+        return multiProcess is null
+            ? measurement
+            : measurement with { MultiProcess = await multiProcess.MeasureAsync(name, Path.Combine(workDirectory, "multi-process")).ConfigureAwait(false) };
+    }
 
-    /// <summary>Measures any store opened by <paramref name="open"/> against the <paramref name="declared"/> claims.</summary>
-    public static StoreMeasurement Measure(
-        string name,
-        StoreCapabilities declared,
-        Func<StoreOptions, IKeyValueStore> open,
-        ProbeSettings settings,
-        string workDirectory,
-        Func<string, MultiProcessMeasurement>? multiProcess = null)
+    /// <summary>Measures any store opened by <paramref name="open"/> against the <paramref name="declared"/> claims, all but the two-process check.</summary>
+    public static StoreMeasurement Measure(string name, StoreCapabilities declared, Func<StoreOptions, IKeyValueStore> open, ProbeSettings settings, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(settings);
         return new StoreMeasurement
@@ -34,7 +34,6 @@ public static class StoreProbe
             Scan = CapabilityProbes.PrefixScan(open, workDirectory, settings.ScanSmallStoreRecords, settings.ScanLargeStoreRecords),
             Throughput = CapabilityProbes.Throughput(open, workDirectory, settings.ThroughputRecords, settings.ThroughputDuration),
             SurvivesReopen = CapabilityProbes.SurvivesReopen(open, workDirectory),
-            MultiProcess = multiProcess?.Invoke(name),
         };
     }
 }

@@ -1,3 +1,4 @@
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Stores;
 
@@ -9,19 +10,25 @@ public static class AdrGenerator
     /// <summary>The folder BenchmarkDotNet writes its reports to, relative to the directory a run starts in.</summary>
     public const string DefaultResultsDirectory = "BenchmarkDotNet.Artifacts/results";
 
+    /// <summary>
+    /// Bounds for the two-process check in a report run: a memory-only store never shows its peer's writes, and the
+    /// check gives up on that after <see cref="MultiProcessTimeouts.SeePeer"/>, so it is kept well below the test default.
+    /// </summary>
+    public static MultiProcessTimeouts MultiProcessTimeouts { get; } = new() { SeePeer = TimeSpan.FromSeconds(10) };
+
     /// <summary>Measures every available row and builds the report.</summary>
     /// <param name="settings">How hard the probes push.</param>
     /// <param name="resultsDirectory">Where BenchmarkDotNet's reports are.</param>
     /// <param name="workDirectory">A scratch directory for the probes' stores; its file system is the one reported.</param>
     /// <param name="command">The command that regenerates the file, printed in it.</param>
-    /// <param name="multiProcess">The two-process check for a row, or <see langword="null"/> to leave that column unmeasured.</param>
+    /// <param name="multiProcess">The two-process check, or <see langword="null"/> to leave that column unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
-    public static AdrReport Generate(
+    public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
         string workDirectory,
         string command,
-        Func<string, MultiProcessMeasurement>? multiProcess = null,
+        MultiProcessProbe? multiProcess,
         Action<string>? log = null)
     {
         Directory.CreateDirectory(workDirectory);
@@ -32,7 +39,7 @@ public static class AdrGenerator
             string rowDirectory = Path.Combine(workDirectory, name);
             try
             {
-                measurements.Add(StoreProbe.Measure(name, settings, rowDirectory, multiProcess));
+                measurements.Add(await StoreProbe.MeasureAsync(name, settings, rowDirectory, multiProcess).ConfigureAwait(false));
             }
             finally
             {

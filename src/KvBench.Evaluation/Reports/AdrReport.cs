@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 
 namespace KvBench.Evaluation.Reports;
@@ -136,14 +137,20 @@ public sealed class AdrReport
             ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen)"
             : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from a {Bytes(growth.InitialBytes)} start)";
 
-    private static string MultiProcessCell(MultiProcessMeasurement? measurement) => measurement?.Level switch
+    private static string MultiProcessCell(MultiProcessMeasurement? measurement) => measurement switch
     {
         null => "Not measured",
+        { Measured: null } => "No consistent level (see Claims checked)",
+        _ => LevelCell(measurement.Measured.Value),
+    };
+
+    private static string LevelCell(MultiProcessLevel level) => level switch
+    {
         MultiProcessLevel.Shared => "Yes (shared read/write)",
         MultiProcessLevel.OneWriter => "One writer + readers",
         MultiProcessLevel.Exclusive => "No (second open fails fast)",
         MultiProcessLevel.InProcess => "No (in-process memory)",
-        _ => measurement.Level.ToString(),
+        _ => level.ToString(),
     };
 
     private static string ScanCell(ScanMeasurement scan) =>

@@ -16,7 +16,7 @@ public sealed record MachineInfo(string Cpu, int LogicalCores, long MemoryBytes,
         Cpu: ReadField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
         LogicalCores: Environment.ProcessorCount,
         MemoryBytes: GC.GetGCMemoryInfo().TotalAvailableMemoryBytes,
-        OperatingSystem: $"{ReadOsRelease() ?? RuntimeInformation.OSDescription} ({RuntimeInformation.OSDescription})",
+        OperatingSystem: $"{ReadOsRelease() ?? RuntimeInformation.OSDescription}, kernel {Environment.OSVersion.Version}",
         Runtime: $"{RuntimeInformation.FrameworkDescription} {RuntimeInformation.ProcessArchitecture}",
         FileSystem: FileSystemOf(dataDirectory));
 

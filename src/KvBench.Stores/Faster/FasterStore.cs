@@ -120,7 +120,7 @@ internal sealed unsafe class FasterStore : StoreAdapter
         }
     }
 
-    internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of(typeof(FasterKV<,>))} (managed log device)";
+    internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of("Microsoft.FASTER.Core")} (managed log device)";
 
     internal static StoreCapabilities Declared { get; } = new()
     {

@@ -90,7 +90,7 @@ internal sealed class SqliteStore : StoreAdapter
     };
 
     internal static string Engine() =>
-        $"Microsoft.Data.Sqlite {PackageVersion.Of(typeof(SqliteConnection))}, SQLitePCLRaw {PackageVersion.Of(typeof(raw))}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+        $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
 
     internal static void Check(int rc, sqlite3 db)
     {

@@ -1,0 +1,79 @@
+using System.CommandLine;
+
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
+
+namespace KvBench.Cli;
+
+/// <summary><c>adr</c>: probes every store and writes the markdown tables a decision record needs.</summary>
+internal static class AdrCommand
+{
+    public static Command Create()
+    {
+        var output = new Option<FileInfo>("--output", "-o")
+        {
+            Description = "The markdown file to write.",
+            DefaultValueFactory = static _ => new FileInfo("kvbench-adr.md"),
+        };
+        var quick = new Option<bool>("--quick") { Description = "Smaller stores and shorter loops: every row within about 3 minutes." };
+        var full = new Option<bool>("--full") { Description = "Search values up to 1 GiB (default 64 MiB) and run longer throughput loops." };
+        var results = new Option<DirectoryInfo>("--results")
+        {
+            Description = "Where BenchmarkDotNet's reports are; the newest PointOperations and SyncedPuts tables are included.",
+            DefaultValueFactory = static _ => new DirectoryInfo(AdrGenerator.DefaultResultsDirectory),
+        };
+        var workDirectory = new Option<DirectoryInfo>("--work-dir")
+        {
+            Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
+        };
+        var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables.")
+        {
+            output, quick, full, results, workDirectory,
+        };
+        command.Validators.Add(result =>
+        {
+            if (result.GetValue(quick) && result.GetValue(full))
+            {
+                result.AddError("--quick and --full cannot be combined.");
+            }
+        });
+        command.SetAction(async (parseResult, cancellationToken) =>
+        {
+            TextWriter console = parseResult.InvocationConfiguration.Output;
+            bool isQuick = parseResult.GetValue(quick);
+            bool isFull = parseResult.GetValue(full);
+            ProbeSettings settings = isQuick ? ProbeSettings.Quick : isFull ? ProbeSettings.Full : ProbeSettings.Default;
+            FileInfo file = parseResult.GetValue(output)!;
+            string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
+            string regenerate = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}";
+            try
+            {
+                AdrReport report = await AdrGenerator.GenerateAsync(
+                    settings,
+                    parseResult.GetValue(results)!.FullName,
+                    scratch,
+                    regenerate,
+                    new MultiProcessProbe(KvBenchCli.NextToApplication(), AdrGenerator.MultiProcessTimeouts),
+                    console.WriteLine).ConfigureAwait(false);
+                file.Directory?.Create();
+                await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
+                console.WriteLine($"Wrote {file.FullName}");
+                foreach (string disagreement in report.Measurements.SelectMany(row => row.Disagreements()))
+                {
+                    await parseResult.InvocationConfiguration.Error.WriteLineAsync($"Claim contradicted: {disagreement}").ConfigureAwait(false);
+                }
+
+                return report.Measurements.Any(row => row.Disagreements().Count > 0) ? ExitCodes.Error : ExitCodes.Ok;
+            }
+            finally
+            {
+                if (parseResult.GetValue(workDirectory) is null && Directory.Exists(scratch))
+                {
+                    Directory.Delete(scratch, recursive: true);
+                }
+            }
+        });
+        return command;
+    }
+}
