@@ -76,6 +76,7 @@ public sealed class CliTests
     [InlineData("get", "--store", "Memory", "--dir", ".", "--hex", "zz")]
     [InlineData("put", "--store", "Memory", "key", "value")]
     [InlineData("load", "--store", "Memory", "--dir", ".", "--count", "-1")]
+    [InlineData("adr", "--quick", "--full")]
     [InlineData("no-such-command")]
     public async Task A_command_line_that_does_not_parse_exits_with_the_usage_code_and_says_why(params string[] arguments)
     {

@@ -1,10 +1,12 @@
 using System.Collections.Concurrent;
 
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
 
 namespace KvBench.Tests.Probes;
 
-/// <summary>Each available row probed once per test run, shared by the probe and ADR tests.</summary>
+/// <summary>Each available row probed once per test run, two processes included, shared by the probe and ADR tests.</summary>
 public sealed class MeasuredRows : IDisposable
 {
     /// <summary>Small enough for a unit test; the size ratio of the scan stores (40x) is what the scan probe needs.</summary>
@@ -18,10 +20,11 @@ public sealed class MeasuredRows : IDisposable
     };
 
     private readonly TempDirectory _directory = new();
+    private readonly MultiProcessProbe _multiProcess = new(KvBenchCli.NextToApplication(), AdrGenerator.MultiProcessTimeouts);
     private readonly ConcurrentDictionary<string, Lazy<StoreMeasurement>> _measurements = new();
 
     public StoreMeasurement Measure(string name) =>
-        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.MeasureAsync(key, Settings, _directory.Combine(key)).GetAwaiter().GetResult())).Value;
+        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.MeasureAsync(key, Settings, _directory.Combine(key), _multiProcess).GetAwaiter().GetResult())).Value;
 
     public void Dispose() => _directory.Dispose();
 }
