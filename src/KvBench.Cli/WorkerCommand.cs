@@ -14,13 +14,14 @@ internal static class WorkerCommand
         var peer = new Option<string>("--peer") { Description = "The other worker's name, whose records this one reads.", Required = true };
         var pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 };
         var minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." };
+        var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (the kill probe: what does an acknowledged, unflushed write survive?)." };
         var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without a stop request.", DefaultValueFactory = static _ => 120 };
         var command = new Command(
             WorkerOptions.CommandName,
             "Used by the multi-process tests and probes: opens a store, writes its own records (or tries one write when it cannot write), "
             + "reads the peer's, and prints JSON lines on standard output (ready, saw-peer, result) until it reads `stop` or its input ends.")
         {
-            name, peer, pause, minimumWrites, maxSeconds,
+            name, peer, pause, minimumWrites, maxSeconds, noFlush,
         };
         StoreArguments.AddTo(command, readsOnly: true);
         command.SetAction(parseResult =>
@@ -36,6 +37,7 @@ internal static class WorkerCommand
                 Pause = TimeSpan.FromMilliseconds(parseResult.GetValue(pause)),
                 MinimumWrites = parseResult.GetValue(minimumWrites),
                 MaxDuration = TimeSpan.FromSeconds(parseResult.GetValue(maxSeconds)),
+                FlushEachWrite = !parseResult.GetValue(noFlush),
             };
             WorkerOutcome outcome = MultiProcessWorker.Run(options, Console.In, parseResult.InvocationConfiguration.Output);
             return outcome switch

@@ -23,4 +23,12 @@ public sealed record StoreCapabilities
 
     /// <summary>The durability tiers the store offers.</summary>
     public required DurabilityTiers Durability { get; init; }
+
+    /// <summary>
+    /// Whether an acknowledged <see cref="IKeyValueStore.Put"/> survives the process being killed before
+    /// <see cref="IKeyValueStore.Flush"/>. <see langword="false"/> for a store that holds writes in its own memory until
+    /// a checkpoint: its tier is reached only at <see cref="IKeyValueStore.Flush"/>. Meaningless when
+    /// <see cref="Durability"/> is <see cref="DurabilityTiers.None"/>.
+    /// </summary>
+    public bool WritesSurviveKillBeforeFlush { get; init; } = true;
 }

@@ -135,7 +135,11 @@ public static class MultiProcessWorker
             try
             {
                 store.Put(_own.Key(Written), _own.Value(Written));
-                store.Flush();
+                if (options.FlushEachWrite)
+                {
+                    store.Flush();
+                }
+
                 Written++;
             }
             catch (Exception e)

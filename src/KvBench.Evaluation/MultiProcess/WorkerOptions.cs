@@ -31,6 +31,12 @@ public sealed record WorkerOptions
     /// <summary>The pause after each write and read; <see cref="TimeSpan.Zero"/> writes as fast as the store allows.</summary>
     public TimeSpan Pause { get; init; } = TimeSpan.FromMilliseconds(5);
 
+    /// <summary>
+    /// Whether a writer calls <see cref="Core.IKeyValueStore.Flush"/> after every write, so each acknowledged record is
+    /// durable to the store's tier; without it the kill probe sees what an acknowledged but unflushed write survives.
+    /// </summary>
+    public bool FlushEachWrite { get; init; } = true;
+
     /// <summary>How many records a writing worker writes before it honours a stop request.</summary>
     public int MinimumWrites { get; init; }
 
@@ -50,5 +56,6 @@ public sealed record WorkerOptions
         "--pause-ms", ((long)Pause.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
         "--min-writes", MinimumWrites.ToString(CultureInfo.InvariantCulture),
         "--max-seconds", ((long)Math.Ceiling(MaxDuration.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
+        .. FlushEachWrite ? Array.Empty<string>() : ["--no-flush"],
     ];
 }

@@ -58,6 +58,9 @@ public sealed record StoreMeasurement
     /// <summary>The tiers whose flushed writes survived closing and reopening the store.</summary>
     public required DurabilityTiers SurvivesReopen { get; init; }
 
+    /// <summary>Whether an acknowledged, unflushed write survived its process being killed; <see langword="null"/> when not run.</summary>
+    public bool? UnflushedWriteSurvivesKill { get; init; }
+
     /// <summary>The two-process check, or <see langword="null"/> when it was not run.</summary>
     public MultiProcessMeasurement? MultiProcess { get; init; }
 
@@ -88,6 +91,11 @@ public sealed record StoreMeasurement
         if (SurvivesReopen != Declared.Durability)
         {
             found.Add($"{Name} declares durability tiers {Declared.Durability} but flushed writes survived a reopen at {SurvivesReopen}.");
+        }
+
+        if (UnflushedWriteSurvivesKill is { } survived && survived != Declared.WritesSurviveKillBeforeFlush)
+        {
+            found.Add($"{Name} declares WritesSurviveKillBeforeFlush={Declared.WritesSurviveKillBeforeFlush} but an acknowledged, unflushed write {(survived ? "survived" : "was lost to")} a kill -9.");
         }
 
         if (MultiProcess is { MatchesDeclared: false } multiProcess)

@@ -11,13 +11,27 @@ public static class StoreProbe
     /// <param name="name">A name from <see cref="StoreCatalog.AvailableNames"/>.</param>
     /// <param name="settings">How hard to push.</param>
     /// <param name="workDirectory">A directory the probes may fill and that the caller deletes.</param>
-    /// <param name="multiProcess">The two-process check, or <see langword="null"/> to leave it out.</param>
-    public static async Task<StoreMeasurement> MeasureAsync(string name, ProbeSettings settings, string workDirectory, MultiProcessProbe? multiProcess = null)
+    /// <param name="cli">
+    /// The CLI to start as other processes for the two-process check and the kill check, or <see langword="null"/> to
+    /// leave both out.
+    /// </param>
+    /// <param name="timeouts">Bounds for those processes.</param>
+    public static async Task<StoreMeasurement> MeasureAsync(string name, ProbeSettings settings, string workDirectory, KvBenchCli? cli = null, MultiProcessTimeouts? timeouts = null)
     {
-        StoreMeasurement measurement = Measure(name, StoreCatalog.DeclaredCapabilities(name), options => StoreCatalog.Open(name, options), settings, workDirectory);
-        return multiProcess is null
-            ? measurement
-            : measurement with { MultiProcess = await multiProcess.MeasureAsync(name, Path.Combine(workDirectory, "multi-process")).ConfigureAwait(false) };
+        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(name);
+        StoreMeasurement measurement = Measure(name, declared, options => StoreCatalog.Open(name, options), settings, workDirectory);
+        if (cli is null)
+        {
+            return measurement;
+        }
+
+        return measurement with
+        {
+            MultiProcess = await new MultiProcessProbe(cli, timeouts).MeasureAsync(name, Path.Combine(workDirectory, "multi-process")).ConfigureAwait(false),
+            UnflushedWriteSurvivesKill = declared.Durability == DurabilityTiers.None
+                ? null
+                : await KillProbe.UnflushedWriteSurvivesKillAsync(cli, name, Path.Combine(workDirectory, "kill"), timeouts).ConfigureAwait(false),
+        };
     }
 
     /// <summary>Measures any store opened by <paramref name="open"/> against the <paramref name="declared"/> claims, all but the two-process check.</summary>

@@ -21,14 +21,14 @@ public static class AdrGenerator
     /// <param name="resultsDirectory">Where BenchmarkDotNet's reports are.</param>
     /// <param name="workDirectory">A scratch directory for the probes' stores; its file system is the one reported.</param>
     /// <param name="command">The command that regenerates the file, printed in it.</param>
-    /// <param name="multiProcess">The two-process check, or <see langword="null"/> to leave that column unmeasured.</param>
+    /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
         string workDirectory,
         string command,
-        MultiProcessProbe? multiProcess,
+        KvBenchCli? cli,
         Action<string>? log = null)
     {
         Directory.CreateDirectory(workDirectory);
@@ -39,7 +39,7 @@ public static class AdrGenerator
             string rowDirectory = Path.Combine(workDirectory, name);
             try
             {
-                measurements.Add(await StoreProbe.MeasureAsync(name, settings, rowDirectory, multiProcess).ConfigureAwait(false));
+                measurements.Add(await StoreProbe.MeasureAsync(name, settings, rowDirectory, cli, MultiProcessTimeouts).ConfigureAwait(false));
             }
             finally
             {

@@ -53,7 +53,7 @@ public sealed class AdrReport
         var table = new MarkdownTable("Option", "Arbitrary Sized Keys", "Arbitrary Sized Values", "Arbitrary Database Size", "Multi-Process Access", "Prefixed Key Scans", "RW/sec");
         foreach (StoreMeasurement row in Measurements)
         {
-            table.Add(row.Name, SizeCell(row.Key), SizeCell(row.Value), GrowthCell(row.Growth), MultiProcessCell(row.MultiProcess), ScanCell(row.Scan), ThroughputCell(row.Throughput));
+            table.Add(row.Name, SizeCell(row.Key), SizeCell(row.Value), GrowthCell(row.Growth), MultiProcessCell(row.MultiProcess), ScanCell(row.Scan), ThroughputCell(row));
         }
 
         foreach ((string name, _) in Unavailable)
@@ -85,10 +85,16 @@ public sealed class AdrReport
         }
 
         output.AppendLine().AppendLine("## Durability").AppendLine();
-        var durability = new MarkdownTable("Option", "Tiers whose flushed writes survived a reopen", "Tiers declared", "Engine");
+        var durability = new MarkdownTable("Option", "Tiers whose flushed writes survived a reopen", "Tiers declared", "Acknowledged, unflushed write after kill -9", "Engine");
         foreach (StoreMeasurement row in Measurements)
         {
-            durability.Add(row.Name, TiersCell(row.SurvivesReopen), TiersCell(row.Declared.Durability), Engines.GetValueOrDefault(row.Name, "-"));
+            string killCell = row.UnflushedWriteSurvivesKill switch
+            {
+                true => "Survived",
+                false => "Lost (durable only at Flush)",
+                null => row.Declared.Durability == DurabilityTiers.None ? "Lost (memory only)" : "Not measured",
+            };
+            durability.Add(row.Name, TiersCell(row.SurvivesReopen), TiersCell(row.Declared.Durability), killCell, Engines.GetValueOrDefault(row.Name, "-"));
         }
 
         durability.WriteTo(output);
@@ -156,8 +162,10 @@ public sealed class AdrReport
     private static string ScanCell(ScanMeasurement scan) =>
         string.Create(s_numbers, $"{(scan.Indexed ? "Yes, ordered index" : "Full scan")} ({scan.SizeRatio:0}x records took {scan.TimeRatio:0.0}x as long)");
 
-    private static string ThroughputCell(ThroughputMeasurement throughput) =>
-        string.Create(s_numbers, $"{Round(throughput.ReadsPerSecond):N0} reads / {Round(throughput.WritesPerSecond):N0} writes");
+    /// <summary>Writes a kill loses are not Buffered writes: the cell says so rather than compare them as equals.</summary>
+    private static string ThroughputCell(StoreMeasurement row) =>
+        string.Create(s_numbers, $"{Round(row.Throughput.ReadsPerSecond):N0} reads / {Round(row.Throughput.WritesPerSecond):N0} writes")
+        + (row.UnflushedWriteSurvivesKill == false || (row.UnflushedWriteSurvivesKill is null && !row.Declared.WritesSurviveKillBeforeFlush) ? " (writes held in memory until Flush)" : string.Empty);
 
     private static string TiersCell(DurabilityTiers tiers) => tiers switch
     {

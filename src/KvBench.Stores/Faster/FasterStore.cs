@@ -131,6 +131,7 @@ internal sealed unsafe class FasterStore : StoreAdapter
         MultiProcess = MultiProcessLevel.Exclusive,
         OrderedPrefixScan = false,
         Durability = DurabilityTiers.Buffered,
+        WritesSurviveKillBeforeFlush = false,
     };
 
     /// <summary>How many reads went pending (their record was on the device, not in memory) since open.</summary>

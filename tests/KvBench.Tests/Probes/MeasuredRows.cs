@@ -20,11 +20,10 @@ public sealed class MeasuredRows : IDisposable
     };
 
     private readonly TempDirectory _directory = new();
-    private readonly MultiProcessProbe _multiProcess = new(KvBenchCli.NextToApplication(), AdrGenerator.MultiProcessTimeouts);
     private readonly ConcurrentDictionary<string, Lazy<StoreMeasurement>> _measurements = new();
 
     public StoreMeasurement Measure(string name) =>
-        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.MeasureAsync(key, Settings, _directory.Combine(key), _multiProcess).GetAwaiter().GetResult())).Value;
+        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.MeasureAsync(key, Settings, _directory.Combine(key), KvBenchCli.NextToApplication(), AdrGenerator.MultiProcessTimeouts).GetAwaiter().GetResult())).Value;
 
     public void Dispose() => _directory.Dispose();
 }
