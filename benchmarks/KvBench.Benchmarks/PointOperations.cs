@@ -1,0 +1,86 @@
+using System.Buffers;
+
+using BenchmarkDotNet.Attributes;
+
+using KvBench.Benchmarks.Targets;
+using KvBench.Evaluation.Workload;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>
+/// One Put, Get or HaveKey per call on a dataset preloaded to <see cref="DefaultRecordCount"/> records, for every row:
+/// each catalog row (Buffered durability), its raw-driver baseline (<c>_raw</c>) and its naive usages (<c>_naive</c>).
+/// Keys are 9 bytes from a fixed-seed <see cref="RecordSet"/>; Put overwrites existing keys round-robin with their own
+/// values, so the dataset keeps its size and content; reads always hit. The data fits in the page cache: "warm".
+/// </summary>
+[BenchmarkCategory(Categories.PointOperations)]
+public class PointOperations
+{
+    /// <summary>
+    /// The same for every row. BenchmarkDotNet runs each (method, row, value size) case in a process of its own, each
+    /// preloading from empty: about 150 cases, and the slowest loader (FileSystem, a file per key) writes some 25,000
+    /// files a second here, so 10,000 records keep every load under half a second and the default run inside its
+    /// 15 minutes. A larger set lengthens the load, not the measurement: at 10 MB or so every row's data stays warm
+    /// in the page cache, as it would at ten times the size on this machine.
+    /// </summary>
+    public const int DefaultRecordCount = 10_000;
+
+    private readonly ArrayBufferWriter<byte> _buffer = new();
+    private BenchmarkDirectory? _directory;
+    private IPointTarget? _target;
+    private PreloadedRecords? _records;
+
+    /// <summary>The row: a catalog name, or a raw or naive variant of one.</summary>
+    [ParamsSource(nameof(Types))]
+    public string Type { get; set; } = Stores.StoreNames.Memory;
+
+    /// <summary>The length of every value.</summary>
+    [Params(128, 1028)]
+    public int ValueBytes { get; set; } = 128;
+
+    /// <summary>How many records are preloaded; tests shrink it.</summary>
+    public int RecordCount { get; set; } = DefaultRecordCount;
+
+    /// <summary>Every row that can be opened here (see <see cref="PointTargets"/>).</summary>
+    public static IEnumerable<string> Types => PointTargets.Names;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _directory = new BenchmarkDirectory(Type);
+        _target = PointTargets.Open(Type, _directory.Path);
+        _records = new PreloadedRecords(new RecordSet(ValueBytes), RecordCount);
+        _target.Load(_records.Records, RecordCount);
+        _records.Verify(Type, key => _target.Get(key));
+        _buffer.GetSpan(ValueBytes);
+    }
+
+    [Benchmark]
+    public void Put()
+    {
+        int index = _records!.Next();
+        _target!.Put(_records.Key(index), _records.Value(index));
+    }
+
+    /// <summary>Get through TryGet into a buffer reused by every call.</summary>
+    [Benchmark]
+    public bool Get()
+    {
+        _buffer.ResetWrittenCount();
+        return _target!.TryGet(_records!.Key(_records.Next()), _buffer);
+    }
+
+    /// <summary>Get returning a new array: what the convenience overload costs.</summary>
+    [Benchmark]
+    public byte[]? GetArray() => _target!.Get(_records!.Key(_records.Next()));
+
+    [Benchmark]
+    public bool HaveKey() => _target!.ContainsKey(_records!.Key(_records.Next()));
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _target?.Dispose();
+        _directory?.Dispose();
+    }
+}
