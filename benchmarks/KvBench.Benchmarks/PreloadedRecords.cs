@@ -45,6 +45,6 @@ internal sealed class PreloadedRecords
 
     public Span<byte> Value(int index) => _values.AsSpan(index * Records.ValueBytes, Records.ValueBytes);
 
-    /// <summary>Reads back a sample through <paramref name="read"/> and throws when a byte differs: a wrong read is no result.</summary>
-    public void Verify(string row, Func<byte[], byte[]?> read) => Records.Verify(read, Count, VerifiedSample).ThrowIfFailed(row);
+    /// <summary>Reads back a sample, spread over every record, through <paramref name="read"/> and compares every byte.</summary>
+    public VerificationResult Verify(Func<byte[], byte[]?> read) => Records.Verify(read, Count, VerifiedSample);
 }

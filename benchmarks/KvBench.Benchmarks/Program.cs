@@ -23,17 +23,27 @@ public static class Program
     public static int Main(string[] args)
     {
         DateTime started = DateTime.UtcNow;
+        string datasets = Dataset.CreateSharedRoot();
+        Environment.SetEnvironmentVariable(Dataset.SharedRootVariable, datasets);
         foreach (string name in StoreCatalog.Names.Where(name => StoreCatalog.UnavailableReason(name) is not null))
         {
             Console.WriteLine($"// {name} is not measured: {StoreCatalog.UnavailableReason(name)}");
         }
 
-        Summary[] summaries = args switch
+        Summary[] summaries;
+        try
         {
-            [] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(KvBenchConfig.EvaluationJob)),
-            [FullSwitch] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(Job.Default)),
-            _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, KvBenchConfig.ForCommandLine())],
-        };
+            summaries = args switch
+            {
+                [] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(KvBenchConfig.EvaluationJob)),
+                [FullSwitch] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(Job.Default)),
+                _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, KvBenchConfig.ForCommandLine())],
+            };
+        }
+        finally
+        {
+            Directory.Delete(datasets, recursive: true);
+        }
 
         foreach (Summary summary in summaries)
         {

@@ -10,7 +10,7 @@ namespace KvBench.Benchmarks;
 /// Writes acknowledged only once they reached the device (<see cref="Durability.Synced"/>), for every catalog row that
 /// offers that tier: one Put per call, and a 100-item PutMany (one transaction or batch where the store has one).
 /// The dataset is loaded at Buffered durability, then the store is reopened Synced; writes overwrite existing keys
-/// round-robin. A device flush takes milliseconds and varies a lot, so the run strategy is
+/// round-robin with their own values. A device flush takes milliseconds and varies a lot, so the run strategy is
 /// <see cref="SlowOperationsAttribute">monitoring</see>, not the pilot-driven one meant for nanosecond operations.
 /// </summary>
 [BenchmarkCategory(Categories.SyncedPuts)]
@@ -20,7 +20,7 @@ public class SyncedPuts
     /// <summary>Items per PutMany. PutMany's Mean, Allocated and ops/sec are per item (OperationsPerInvoke), so they compare with Put's.</summary>
     public const int BatchSize = 100;
 
-    private BenchmarkDirectory? _directory;
+    private Dataset? _dataset;
     private IKeyValueStore? _store;
     private PreloadedRecords? _records;
     private KeyValuePair<byte[], byte[]>[][] _batches = [];
@@ -44,16 +44,21 @@ public class SyncedPuts
     [GlobalSetup]
     public void Setup()
     {
-        _directory = new BenchmarkDirectory(Type);
         _records = new PreloadedRecords(new RecordSet(ValueBytes), RecordCount);
-        using (IKeyValueStore loader = StoreCatalog.Open(Type, new StoreOptions { Directory = _directory.Path, Durability = Durability.Buffered }))
+        _dataset = Dataset.For(Type, ValueBytes, RecordCount);
+
+        // Loaded at Buffered (the same dataset as the row's point operations), then reopened Synced to measure.
+        using (IKeyValueStore loaded = _dataset.Open(
+            Type,
+            open: path => StoreCatalog.Open(Type, new StoreOptions { Directory = path, Durability = Durability.Buffered }),
+            load: store => _records.Records.Load(store, RecordCount),
+            verify: store => _records.Verify(key => store.Get(key))))
         {
-            _records.Records.Load(loader, RecordCount);
-            loader.Flush();
+            loaded.Flush();
         }
 
-        _store = StoreCatalog.Open(Type, new StoreOptions { Directory = _directory.Path, Durability = Durability.Synced });
-        _records.Verify(Type, key => _store.Get(key));
+        _store = StoreCatalog.Open(Type, new StoreOptions { Directory = _dataset.Path, Durability = Durability.Synced });
+        _records.Verify(key => _store.Get(key)).ThrowIfFailed(Type);
         _batches = [.. Enumerable.Range(0, Math.Max(1, RecordCount / BatchSize))
             .Select(batch => _records.Records.Records((long)batch * BatchSize % RecordCount, Math.Min(BatchSize, RecordCount)).ToArray())];
     }
@@ -77,6 +82,6 @@ public class SyncedPuts
     public void Cleanup()
     {
         _store?.Dispose();
-        _directory?.Dispose();
+        _dataset?.Dispose();
     }
 }
