@@ -19,7 +19,7 @@ internal static class KvBenchConfig
         .WithId("Evaluation")
         .WithLaunchCount(1)
         .WithWarmupCount(3)
-        .WithIterationCount(5)
+        .WithIterationCount(10)
         .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(150));
 
     /// <summary>

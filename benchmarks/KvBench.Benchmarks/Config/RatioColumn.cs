@@ -7,7 +7,7 @@ using KvBench.Evaluation.Measuring;
 namespace KvBench.Benchmarks;
 
 /// <summary>
-/// Each row's mean divided by its reference row's mean in the same run, printed beside the row: an adapter over its
+/// Each row's median divided by its reference row's median in the same run, printed beside the row: an adapter over its
 /// raw-driver baseline (the cost of the abstraction), a naive usage over the tuned adapter (the cost of the usage).
 /// </summary>
 internal sealed class RatioColumn : IColumn
@@ -26,7 +26,7 @@ internal sealed class RatioColumn : IColumn
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    public string Legend => $"Mean ÷ mean of the reference row in this run: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
+    public string Legend => $"Median ÷ median of the reference row in this run: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
 

@@ -23,10 +23,10 @@ public static class PointOperationReport
 
         var markdown = new StringBuilder();
         markdown.AppendLine("## Cost of the abstraction: adapter ÷ raw driver").AppendLine();
-        markdown.AppendLine(CultureInfo.InvariantCulture, $"Mean of the adapter row divided by the mean of the same operations written directly against the store's package, in the same run. Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey.").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of the adapter row divided by the median of the same operations written directly against the store's package, in the same run. Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Adapter, list);
         markdown.AppendLine().AppendLine("## Cost of the usage: naive ÷ tuned").AppendLine();
-        markdown.AppendLine("Mean of a common naive usage divided by the mean of the tuned adapter, in the same run.").AppendLine();
+        markdown.AppendLine("Median of a common naive usage divided by the median of the tuned adapter, in the same run.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
 
         IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list);

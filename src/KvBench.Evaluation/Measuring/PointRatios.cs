@@ -1,6 +1,6 @@
 namespace KvBench.Evaluation.Measuring;
 
-/// <summary>One row's mean divided by its reference row's mean, for one method and value size, from one run.</summary>
+/// <summary>One row's median divided by its reference row's median, for one method and value size, from one run.</summary>
 /// <param name="Method">One of <see cref="PointMethods"/>.</param>
 /// <param name="ValueBytes">The value size.</param>
 /// <param name="Row">The row measured.</param>
@@ -8,7 +8,7 @@ namespace KvBench.Evaluation.Measuring;
 /// <param name="Value">The ratio: above 1 means the row is slower than its reference.</param>
 public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value);
 
-/// <summary>Ratios between rows of one run: adapter ÷ raw driver, naive ÷ tuned adapter.</summary>
+/// <summary>Ratios of medians between rows of one run: adapter ÷ raw driver, naive ÷ tuned adapter.</summary>
 public static class PointRatios
 {
     /// <summary>Every ratio whose row and reference were both measured, in the order of <paramref name="results"/>.</summary>
@@ -24,9 +24,9 @@ public static class PointRatios
         {
             if (RowVariants.ReferenceOf(result.Row) is { } reference
                 && byCase.TryGetValue((result.Method, reference, result.ValueBytes), out PointResult? baseline)
-                && baseline.MeanNanoseconds > 0)
+                && baseline.MedianNanoseconds > 0)
             {
-                ratios.Add(new(result.Method, result.ValueBytes, result.Row, reference, result.MeanNanoseconds / baseline.MeanNanoseconds));
+                ratios.Add(new(result.Method, result.ValueBytes, result.Row, reference, result.MedianNanoseconds / baseline.MedianNanoseconds));
             }
         }
 

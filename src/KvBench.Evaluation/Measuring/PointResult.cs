@@ -5,5 +5,7 @@ namespace KvBench.Evaluation.Measuring;
 /// <param name="Row">The benchmark row: a catalog name, or a raw or naive variant (see <see cref="RowVariants"/>).</param>
 /// <param name="ValueBytes">The value size.</param>
 /// <param name="MeanNanoseconds">The mean time of one operation.</param>
+/// <param name="MedianNanoseconds">The median over iterations of the time of one operation: what ratios divide, since
+/// an iteration slowed by another process on a shared machine moves the mean of a few iterations but not the median.</param>
 /// <param name="AllocatedBytes">Bytes allocated per operation, or <see langword="null"/> when not measured.</param>
-public sealed record PointResult(string Method, string Row, int ValueBytes, double MeanNanoseconds, long? AllocatedBytes);
+public sealed record PointResult(string Method, string Row, int ValueBytes, double MeanNanoseconds, double MedianNanoseconds, long? AllocatedBytes);

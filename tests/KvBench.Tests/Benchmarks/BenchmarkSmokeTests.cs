@@ -36,6 +36,8 @@ public sealed class BenchmarkSmokeTests
         }
     }
 
+    public static TheoryData<string> PointTypes => new(PointOperations.Types);
+
     public static TheoryData<string> SyncedTypes => new(SyncedPuts.Types);
 
     [Theory]
@@ -69,6 +71,23 @@ public sealed class BenchmarkSmokeTests
         Assert.All(names, name => Assert.Contains(RowVariants.Parse(name).Row, StoreCatalog.AvailableNames));
         Assert.Contains(RowVariants.Name(StoreNames.SqliteWal, RowVariantKind.Naive), names);
         Assert.Equal(names.Distinct().Count(), names.Count);
+    }
+
+    [Theory]
+    [MemberData(nameof(PointTypes))]
+    public void Every_row_reopens_a_directory_it_loaded_before(string type)
+    {
+        // A run's cases share each row's loaded directory, so every target must open one it left behind.
+        using var directory = new TempDirectory();
+        var records = new RecordSet(valueBytes: 16);
+        using (IPointTarget target = PointTargets.Open(type, directory.Path))
+        {
+            target.Load(records, TinyRecordCount);
+        }
+
+        using IPointTarget reopened = PointTargets.Open(type, directory.Path);
+        reopened.Put(records.Key(0), records.Value(0));
+        Assert.Equal(records.Value(0), reopened.Get(records.Key(0)));
     }
 
     [Fact]

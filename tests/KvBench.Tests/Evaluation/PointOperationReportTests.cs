@@ -6,13 +6,13 @@ public sealed class PointOperationReportTests
 {
     private static readonly PointResult[] s_results =
     [
-        new(PointMethods.Put, "Sqlite_WAL", 128, 1_050, 0),
-        new(PointMethods.Put, "Sqlite_WAL_raw", 128, 1_000, 0),
-        new(PointMethods.Put, "Sqlite_WAL_naive", 128, 5_000, 900),
-        new(PointMethods.Get, "Sqlite_WAL", 128, 1_300, 40),
-        new(PointMethods.Get, "Sqlite_WAL_raw", 128, 1_000, 0),
-        new(PointMethods.GetArray, "Sqlite_WAL", 128, 1_100, 152),
-        new(PointMethods.HaveKey, "FileSystem", 128, 2_000, 0),
+        new(PointMethods.Put, "Sqlite_WAL", 128, 9_999, 1_050, 0), // a mean moved by one slow iteration: ratios use the median
+        new(PointMethods.Put, "Sqlite_WAL_raw", 128, 1_000, 1_000, 0),
+        new(PointMethods.Put, "Sqlite_WAL_naive", 128, 5_000, 5_000, 900),
+        new(PointMethods.Get, "Sqlite_WAL", 128, 1_300, 1_300, 40),
+        new(PointMethods.Get, "Sqlite_WAL_raw", 128, 1_000, 1_000, 0),
+        new(PointMethods.GetArray, "Sqlite_WAL", 128, 1_100, 1_100, 152),
+        new(PointMethods.HaveKey, "FileSystem", 128, 2_000, 2_000, 0),
     ];
 
     [Theory]

@@ -9,7 +9,7 @@ namespace KvBench.Benchmarks.Targets.Raw;
 [PointVariant(StoreNames.SqliteScalar, RowVariantKind.Raw)]
 internal sealed class SqliteScalarRaw(string directory) : SqliteRawTarget(
     directory,
-    "CREATE TABLE kv_scalar (category INTEGER NOT NULL, id BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (category, id)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS kv_scalar (category INTEGER NOT NULL, id BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (category, id)) WITHOUT ROWID",
     "INSERT INTO kv_scalar (category, id, value) VALUES (?1, ?2, ?3) ON CONFLICT (category, id) DO UPDATE SET value = excluded.value",
     "SELECT value FROM kv_scalar WHERE category = ?1 AND id = ?2",
     "SELECT 1 FROM kv_scalar WHERE category = ?1 AND id = ?2")

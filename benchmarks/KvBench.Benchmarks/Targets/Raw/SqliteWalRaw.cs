@@ -9,7 +9,7 @@ namespace KvBench.Benchmarks.Targets.Raw;
 [PointVariant(StoreNames.SqliteWal, RowVariantKind.Raw)]
 internal sealed class SqliteWalRaw(string directory) : SqliteRawTarget(
     directory,
-    "CREATE TABLE kv (key BLOB NOT NULL PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS kv (key BLOB NOT NULL PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
     "INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     "SELECT value FROM kv WHERE key = ?1",
     "SELECT 1 FROM kv WHERE key = ?1")
