@@ -29,6 +29,8 @@ internal sealed class FileSystemRaw(string directory) : IPointTarget
         {
             using SafeFileHandle file = File.OpenHandle(PathOf(key));
             int length = (int)RandomAccess.GetLength(file);
+
+            // One read: a regular file of a few kilobytes comes back whole from the page cache.
             destination.Advance(RandomAccess.Read(file, destination.GetSpan(length)[..length], 0));
             return true;
         }
