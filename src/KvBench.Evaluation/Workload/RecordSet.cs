@@ -96,6 +96,16 @@ public sealed class RecordSet
     public VerificationResult Verify(IKeyValueStore store, long count, long sampleSize = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(store);
+        return Verify(key => store.Get(key), count, sampleSize);
+    }
+
+    /// <summary>
+    /// <see cref="Verify(IKeyValueStore, long, long)"/> through <paramref name="read"/>, which returns a key's value or
+    /// <see langword="null"/>: for readers that are not an <see cref="IKeyValueStore"/>, such as a raw-driver baseline.
+    /// </summary>
+    public VerificationResult Verify(Func<byte[], byte[]?> read, long count, long sampleSize = long.MaxValue)
+    {
+        ArgumentNullException.ThrowIfNull(read);
         long checkedCount = Math.Min(count, sampleSize);
         long missing = 0;
         long wrong = 0;
@@ -103,7 +113,7 @@ public sealed class RecordSet
         for (long n = 0; n < checkedCount; n++)
         {
             long index = checkedCount == count ? n : n * count / checkedCount;
-            byte[]? actual = store.Get(Key(index));
+            byte[]? actual = read(Key(index));
             bool ok = actual is not null && actual.AsSpan().SequenceEqual(Value(index));
             if (!ok)
             {

@@ -1,0 +1,11 @@
+namespace KvBench.Benchmarks;
+
+/// <summary>Benchmark categories, for <c>--anyCategories</c> and <c>--allCategories</c>.</summary>
+public static class Categories
+{
+    /// <summary>Put, Get and HaveKey on a preloaded dataset, one operation per call.</summary>
+    public const string PointOperations = "PointOperations";
+
+    /// <summary>Writes acknowledged only once they reached the device.</summary>
+    public const string SyncedPuts = "SyncedPuts";
+}

@@ -1,0 +1,44 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Jobs;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>The one config every KvBench suite runs with; only the job differs between a quick and a full run.</summary>
+internal static class KvBenchConfig
+{
+    /// <summary>
+    /// The job of the default run: a few short iterations per case, so about 150 cases finish inside 15 minutes on two
+    /// cores. Good for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision.
+    /// </summary>
+    public static Job EvaluationJob { get; } = Job.Default
+        .WithId("Evaluation")
+        .WithLaunchCount(1)
+        .WithWarmupCount(3)
+        .WithIterationCount(10)
+        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(150));
+
+    /// <summary>
+    /// The config, running <paramref name="job"/>. BenchmarkDotNet's default out-of-process toolchain is kept: 0.14.0
+    /// builds and runs a net10.0 benchmark process (checked), and a process per case keeps one row's heap and
+    /// threads from disturbing the next row's numbers.
+    /// </summary>
+    public static IConfig Create(Job job) => ManualConfig.CreateEmpty()
+        .AddJob(job)
+        .AddLogger(DefaultConfig.Instance.GetLoggers().ToArray())
+        .AddAnalyser(DefaultConfig.Instance.GetAnalysers().ToArray())
+        .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+        .AddColumnProvider(DefaultColumnProviders.Instance)
+        .AddDiagnoser(MemoryDiagnoser.Default)
+        .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn())
+        .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
+        // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
+        .WithOption(ConfigOptions.StopOnFirstError, true);
+
+    /// <summary>For BenchmarkDotNet's own arguments: the default job is only a default, so <c>--job</c> replaces it.</summary>
+    public static IConfig ForCommandLine() => Create(Job.Default.AsDefault());
+}

@@ -1,0 +1,90 @@
+using KvBench.Evaluation.Workload;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>
+/// The data directory of one row's preloaded dataset. In a run started by <see cref="Program"/>, every benchmark case
+/// of a row and value size reuses one directory, loaded by the first case: BenchmarkDotNet runs each case in a process
+/// of its own, and loading the same records again for each method would cost more than measuring them (the FileSystem
+/// row writes a file per record). Reuse is safe because Put overwrites records with their own values, so the dataset
+/// a case sees is the one the first case loaded; each case still reads a sample back before it measures, and reloads
+/// when that check fails (a row that keeps nothing across processes, like Memory, always reloads).
+/// Outside such a run (tests), each case gets a fresh directory that is deleted at cleanup.
+/// </summary>
+internal sealed class Dataset : IDisposable
+{
+    /// <summary>The environment variable, inherited by BenchmarkDotNet's child processes, that names the run's shared dataset root.</summary>
+    public const string SharedRootVariable = "KVBENCH_BENCHMARK_DATASETS";
+
+    private readonly bool _shared;
+
+    private Dataset(string path, bool shared)
+    {
+        Path = path;
+        _shared = shared;
+        Directory.CreateDirectory(path);
+    }
+
+    public string Path { get; }
+
+    /// <summary>Whether an earlier case finished loading this directory.</summary>
+    public bool IsLoaded => File.Exists(MarkerPath);
+
+    private string MarkerPath => Path + ".loaded";
+
+    /// <summary>The dataset of <paramref name="row"/> with <paramref name="recordCount"/> records of <paramref name="valueBytes"/>.</summary>
+    public static Dataset For(string row, int valueBytes, int recordCount) =>
+        Environment.GetEnvironmentVariable(SharedRootVariable) is { Length: > 0 } root
+            ? new Dataset(System.IO.Path.Combine(root, $"{row}-{valueBytes}B-{recordCount}"), shared: true)
+            : new Dataset(System.IO.Path.Combine(System.IO.Path.GetTempPath(), "kvbench-benchmarks", $"{row}-{Guid.NewGuid():N}"), shared: false);
+
+    /// <summary>A fresh root for one run's shared datasets, under the system temp directory.</summary>
+    public static string CreateSharedRoot() =>
+        Directory.CreateDirectory(System.IO.Path.Combine(System.IO.Path.GetTempPath(), "kvbench-benchmarks", $"run-{Guid.NewGuid():N}")).FullName;
+
+    /// <summary>
+    /// Opens the dataset with <paramref name="open"/>. When no earlier case loaded it, or what it loaded no longer reads
+    /// back, empties the directory, opens it and fills it with <paramref name="load"/>. A fresh load that does not read
+    /// back its exact bytes throws: a run on wrong data is no result.
+    /// </summary>
+    public T Open<T>(string row, Func<string, T> open, Action<T> load, Func<T, VerificationResult> verify)
+        where T : IDisposable
+    {
+        if (IsLoaded)
+        {
+            T reused = open(Path);
+            if (verify(reused).Ok)
+            {
+                return reused;
+            }
+
+            reused.Dispose();
+        }
+
+        File.Delete(MarkerPath);
+        Directory.Delete(Path, recursive: true);
+        Directory.CreateDirectory(Path);
+        T target = open(Path);
+        try
+        {
+            load(target);
+            verify(target).ThrowIfFailed(row);
+        }
+        catch
+        {
+            target.Dispose();
+            throw;
+        }
+
+        File.WriteAllText(MarkerPath, string.Empty);
+        return target;
+    }
+
+    public void Dispose()
+    {
+        if (!_shared)
+        {
+            Directory.Delete(Path, recursive: true);
+        }
+    }
+}

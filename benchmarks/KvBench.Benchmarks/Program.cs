@@ -1,0 +1,88 @@
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+
+using KvBench.Evaluation.Measuring;
+using KvBench.Stores;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>
+/// With no arguments: the evaluation suite (point operations and synced puts) with a short job, then where the tables
+/// are. With <c>--full</c>: the same at BenchmarkDotNet's default precision. Anything else goes to BenchmarkDotNet
+/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran.
+/// </summary>
+public static class Program
+{
+    /// <summary>The switch for a full-precision evaluation run.</summary>
+    public const string FullSwitch = "--full";
+
+    /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratio tables and goal checks.</summary>
+    public const string RatioFileName = "KvBench.Benchmarks.PointOperations-ratios.md";
+
+    public static int Main(string[] args)
+    {
+        DateTime started = DateTime.UtcNow;
+        string datasets = Dataset.CreateSharedRoot();
+        Environment.SetEnvironmentVariable(Dataset.SharedRootVariable, datasets);
+        foreach (string name in StoreCatalog.Names.Where(name => StoreCatalog.UnavailableReason(name) is not null))
+        {
+            Console.WriteLine($"// {name} is not measured: {StoreCatalog.UnavailableReason(name)}");
+        }
+
+        Summary[] summaries;
+        try
+        {
+            summaries = args switch
+            {
+                [] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(KvBenchConfig.EvaluationJob)),
+                [FullSwitch] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(Job.Default)),
+                _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, KvBenchConfig.ForCommandLine())],
+            };
+        }
+        finally
+        {
+            Directory.Delete(datasets, recursive: true);
+        }
+
+        foreach (Summary summary in summaries)
+        {
+            WriteRatios(summary);
+        }
+
+        PrintTables(summaries, started);
+        return summaries.All(Succeeded) ? 0 : 1;
+    }
+
+    private static void WriteRatios(Summary summary)
+    {
+        if (!summary.BenchmarksCases.Any(benchmarkCase => benchmarkCase.Descriptor.Type == typeof(PointOperations)))
+        {
+            return;
+        }
+
+        IReadOnlyList<PointResult> results = [.. SummaryResults.From(summary).Where(result => PointMethods.All.Contains(result.Method))];
+
+        string markdown = PointOperationReport.ToMarkdown(results);
+        File.WriteAllText(Path.Combine(summary.ResultsDirectoryPath, RatioFileName), markdown);
+        Console.WriteLine();
+        Console.WriteLine(markdown);
+    }
+
+    private static void PrintTables(Summary[] summaries, DateTime started)
+    {
+        foreach (string directory in summaries.Select(summary => summary.ResultsDirectoryPath).Distinct())
+        {
+            Console.WriteLine($"Tables (GitHub markdown, CSV, JSON) in {directory}:");
+            foreach (FileInfo file in new DirectoryInfo(directory).EnumerateFiles().Where(file => file.LastWriteTimeUtc >= started).OrderBy(file => file.Name))
+            {
+                Console.WriteLine($"  {file.Name}");
+            }
+        }
+    }
+
+    private static bool Succeeded(Summary summary) =>
+        !summary.HasCriticalValidationErrors
+        && summary.Reports.Length == summary.BenchmarksCases.Length
+        && summary.Reports.All(report => report.Success);
+}

@@ -1,0 +1,29 @@
+using System.Buffers;
+
+using KvBench.Evaluation.Workload;
+
+namespace KvBench.Benchmarks.Targets;
+
+/// <summary>
+/// What a point-operation benchmark drives: an adapter, a raw-driver baseline or a naive usage. One interface for all
+/// three, so every row pays the same call into the benchmark and a ratio between rows measures only what is behind it.
+/// </summary>
+internal interface IPointTarget : IDisposable
+{
+    void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value);
+
+    bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination);
+
+    byte[]? Get(ReadOnlySpan<byte> key);
+
+    bool ContainsKey(ReadOnlySpan<byte> key);
+
+    /// <summary>Writes records 0 to <paramref name="count"/> - 1 before measuring; a target with a bulk path uses it.</summary>
+    void Load(RecordSet records, long count)
+    {
+        for (long i = 0; i < count; i++)
+        {
+            Put(records.Key(i), records.Value(i));
+        }
+    }
+}

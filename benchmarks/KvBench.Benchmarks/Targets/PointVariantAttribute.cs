@@ -1,0 +1,15 @@
+using KvBench.Evaluation.Measuring;
+
+namespace KvBench.Benchmarks.Targets;
+
+/// <summary>
+/// Marks an <see cref="IPointTarget"/> as a raw-driver baseline or naive usage of a catalog row. The class needs a
+/// constructor taking the data directory; <see cref="PointTargets"/> finds it, so adding one is adding one file.
+/// </summary>
+[AttributeUsage(AttributeTargets.Class, AllowMultiple = false, Inherited = false)]
+internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : Attribute
+{
+    public string Row { get; } = row;
+
+    public RowVariantKind Kind { get; } = kind;
+}

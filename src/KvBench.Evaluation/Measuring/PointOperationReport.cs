@@ -1,0 +1,80 @@
+using System.Globalization;
+using System.Text;
+
+namespace KvBench.Evaluation.Measuring;
+
+/// <summary>
+/// The markdown a decision record needs beside BenchmarkDotNet's own table: adapter ÷ raw-driver ratios, naive ÷ tuned
+/// ratios and the goals of <see cref="PointOperationTargets"/>, all from one run.
+/// </summary>
+public static class PointOperationReport
+{
+    /// <summary>Writes the ratio tables and goal checks for <paramref name="results"/> as GitHub markdown.</summary>
+    public static string ToMarkdown(IEnumerable<PointResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        List<PointResult> list = [.. results];
+        IReadOnlyList<RowRatio> ratios = PointRatios.Compute(list);
+        List<(string Method, int ValueBytes)> columns = [.. list
+            .Select(result => (result.Method, result.ValueBytes))
+            .Distinct()
+            .OrderBy(column => IndexOf(column.Method))
+            .ThenBy(column => column.ValueBytes)];
+
+        var markdown = new StringBuilder();
+        markdown.AppendLine("## Cost of the abstraction: adapter ÷ raw driver").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of the adapter row divided by the median of the same operations written directly against the store's package, in the same run. Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey.").AppendLine();
+        AppendRatioTable(markdown, ratios, columns, RowVariantKind.Adapter, list);
+        markdown.AppendLine().AppendLine("## Cost of the usage: naive ÷ tuned").AppendLine();
+        markdown.AppendLine("Median of a common naive usage divided by the median of the tuned adapter, in the same run.").AppendLine();
+        AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
+
+        IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list);
+        List<TargetCheck> unmet = [.. checks.Where(check => !check.Met)];
+        markdown.AppendLine().AppendLine("## Goals").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"{checks.Count - unmet.Count} of {checks.Count} met.");
+        if (unmet.Count > 0)
+        {
+            markdown.AppendLine().AppendLine("| Row | Method | Value bytes | Goal | Measured |").AppendLine("|---|---|---:|---|---:|");
+            foreach (TargetCheck check in unmet)
+            {
+                markdown.AppendLine(CultureInfo.InvariantCulture, $"| {check.Row} | {check.Method} | {check.ValueBytes} | {check.Goal} | {check.Measured} |");
+            }
+        }
+
+        return markdown.ToString();
+    }
+
+    private static void AppendRatioTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<(string Method, int ValueBytes)> columns, RowVariantKind kind, List<PointResult> results)
+    {
+        List<string> rows = [.. results.Select(result => result.Row).Distinct().Where(row => RowVariants.Parse(row).Kind == kind)];
+        if (rows.Count == 0)
+        {
+            markdown.AppendLine("No such rows were measured.");
+            return;
+        }
+
+        markdown.Append("| Row | vs |");
+        columns.ForEach(column => markdown.Append(CultureInfo.InvariantCulture, $" {column.Method} {column.ValueBytes} B |"));
+        markdown.AppendLine().Append("|---|---|");
+        columns.ForEach(_ => markdown.Append("---:|"));
+        markdown.AppendLine();
+        foreach (string row in rows)
+        {
+            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {RowVariants.ReferenceOf(row)} |");
+            foreach ((string method, int valueBytes) in columns)
+            {
+                RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes);
+                markdown.Append(ratio is null ? " not measured |" : string.Create(CultureInfo.InvariantCulture, $" {ratio.Value:0.00} |"));
+            }
+
+            markdown.AppendLine();
+        }
+    }
+
+    private static int IndexOf(string method)
+    {
+        int index = PointMethods.All.ToList().IndexOf(method);
+        return index < 0 ? int.MaxValue : index;
+    }
+}

@@ -1,0 +1,136 @@
+using System.Reflection;
+
+using BenchmarkDotNet.Attributes;
+
+using KvBench.Benchmarks;
+using KvBench.Benchmarks.Targets;
+using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+
+namespace KvBench.Tests.Benchmarks;
+
+/// <summary>
+/// Every benchmark method, for every row and parameter, called once on a tiny dataset exactly as BenchmarkDotNet
+/// calls it (global setup with its preload and read-back check, the method, global cleanup), so a broken benchmark
+/// fails here instead of an hour into a run.
+/// </summary>
+public sealed class BenchmarkSmokeTests
+{
+    private const int TinyRecordCount = 64;
+
+    public static TheoryData<string, int> PointCases
+    {
+        get
+        {
+            var data = new TheoryData<string, int>();
+            foreach (string type in PointOperations.Types)
+            {
+                foreach (int valueBytes in ValueSizes(typeof(PointOperations)))
+                {
+                    data.Add(type, valueBytes);
+                }
+            }
+
+            return data;
+        }
+    }
+
+    public static TheoryData<string> PointTypes => new(PointOperations.Types);
+
+    public static TheoryData<string> SyncedTypes => new(SyncedPuts.Types);
+
+    [Theory]
+    [MemberData(nameof(PointCases))]
+    public void Every_point_operation_runs_once_and_reads_hit(string type, int valueBytes)
+    {
+        var benchmark = new PointOperations { Type = type, ValueBytes = valueBytes, RecordCount = TinyRecordCount };
+        RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
+    }
+
+    [Theory]
+    [MemberData(nameof(SyncedTypes))]
+    public void Every_synced_put_runs_once(string type)
+    {
+        var benchmark = new SyncedPuts { Type = type, ValueBytes = ValueSizes(typeof(SyncedPuts)).First(), RecordCount = TinyRecordCount };
+        RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
+    }
+
+    [Fact]
+    public void Point_operation_methods_carry_the_names_the_ratio_tables_look_for()
+    {
+        Assert.Equal(PointMethods.All.Order(), BenchmarkMethods(typeof(PointOperations)).Select(method => method.Name).Order());
+    }
+
+    [Fact]
+    public void Every_available_row_is_measured_and_every_variant_names_an_available_row()
+    {
+        IReadOnlyList<string> names = PointTargets.Names;
+
+        Assert.All(StoreCatalog.AvailableNames, row => Assert.Contains(row, names));
+        Assert.All(names, name => Assert.Contains(RowVariants.Parse(name).Row, StoreCatalog.AvailableNames));
+        Assert.Contains(RowVariants.Name(StoreNames.SqliteWal, RowVariantKind.Naive), names);
+        Assert.Equal(names.Distinct().Count(), names.Count);
+    }
+
+    [Theory]
+    [MemberData(nameof(PointTypes))]
+    public void Every_row_reopens_a_directory_it_loaded_before(string type)
+    {
+        // A run's cases share each row's loaded directory, so every target must open one it left behind.
+        using var directory = new TempDirectory();
+        var records = new RecordSet(valueBytes: 16);
+        using (IPointTarget target = PointTargets.Open(type, directory.Path))
+        {
+            target.Load(records, TinyRecordCount);
+        }
+
+        using IPointTarget reopened = PointTargets.Open(type, directory.Path);
+        reopened.Put(records.Key(0), records.Value(0));
+        Assert.Equal(records.Value(0), reopened.Get(records.Key(0)));
+    }
+
+    [Fact]
+    public void A_load_that_reads_back_wrong_bytes_aborts_the_setup()
+    {
+        var records = new PreloadedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
+        using Dataset dataset = Dataset.For(StoreNames.Memory, 16, TinyRecordCount);
+
+        // Every key gets record 1's value: the read-back finds record 0 (always in the sample) wrong.
+        Assert.Throws<InvalidDataException>(() => dataset.Open(
+            StoreNames.Memory,
+            open: path => PointTargets.Open(StoreNames.Memory, path),
+            load: target => Enumerable.Range(0, TinyRecordCount).ToList().ForEach(i => target.Put(records.Key(i), records.Value(1))),
+            verify: target => records.Verify(key => target.Get(key))));
+    }
+
+    private static void RunEveryBenchmarkOnce(object benchmark, Action setup, Action cleanup)
+    {
+        setup();
+        try
+        {
+            foreach (MethodInfo method in BenchmarkMethods(benchmark.GetType()))
+            {
+                object? result = method.Invoke(benchmark, null);
+                if (method.ReturnType == typeof(bool))
+                {
+                    Assert.True((bool)result!, $"{method.Name} missed a preloaded key.");
+                }
+                else if (method.ReturnType == typeof(byte[]))
+                {
+                    Assert.NotNull(result);
+                }
+            }
+        }
+        finally
+        {
+            cleanup();
+        }
+    }
+
+    private static IEnumerable<MethodInfo> BenchmarkMethods(Type type) =>
+        type.GetMethods().Where(method => method.GetCustomAttribute<BenchmarkAttribute>() is not null);
+
+    private static IEnumerable<int> ValueSizes(Type type) =>
+        type.GetProperty("ValueBytes")!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>();
+}

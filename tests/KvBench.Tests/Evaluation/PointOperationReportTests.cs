@@ -1,0 +1,59 @@
+using KvBench.Evaluation.Measuring;
+
+namespace KvBench.Tests.Evaluation;
+
+public sealed class PointOperationReportTests
+{
+    private static readonly PointResult[] s_results =
+    [
+        new(PointMethods.Put, "Sqlite_WAL", 128, 9_999, 1_050, 0), // a mean moved by one slow iteration: ratios use the median
+        new(PointMethods.Put, "Sqlite_WAL_raw", 128, 1_000, 1_000, 0),
+        new(PointMethods.Put, "Sqlite_WAL_naive", 128, 5_000, 5_000, 900),
+        new(PointMethods.Get, "Sqlite_WAL", 128, 1_300, 1_300, 40),
+        new(PointMethods.Get, "Sqlite_WAL_raw", 128, 1_000, 1_000, 0),
+        new(PointMethods.GetArray, "Sqlite_WAL", 128, 1_100, 1_100, 152),
+        new(PointMethods.HaveKey, "FileSystem", 128, 2_000, 2_000, 0),
+    ];
+
+    [Theory]
+    [InlineData("Sqlite_WAL", "Sqlite_WAL", RowVariantKind.Adapter, "Sqlite_WAL_raw")]
+    [InlineData("Sqlite_WAL_raw", "Sqlite_WAL", RowVariantKind.Raw, null)]
+    [InlineData("LMDB_naive", "LMDB", RowVariantKind.Naive, "LMDB")]
+    public void Variant_names_parse_to_their_row_and_reference(string name, string row, RowVariantKind kind, string? reference)
+    {
+        Assert.Equal((row, kind), RowVariants.Parse(name));
+        Assert.Equal(reference, RowVariants.ReferenceOf(name));
+        Assert.Equal(name, RowVariants.Name(row, kind));
+    }
+
+    [Fact]
+    public void Ratios_divide_each_row_by_its_reference_at_the_same_method_and_size()
+    {
+        IReadOnlyList<RowRatio> ratios = PointRatios.Compute(s_results);
+
+        Assert.Equal(
+            [("Sqlite_WAL", PointMethods.Put, 1.05), ("Sqlite_WAL_naive", PointMethods.Put, Math.Round(5_000 / 1_050.0, 6)), ("Sqlite_WAL", PointMethods.Get, 1.3)],
+            ratios.Select(ratio => (ratio.Row, ratio.Method, Math.Round(ratio.Value, 6))));
+    }
+
+    [Fact]
+    public void Goals_flag_an_allocating_get_and_an_adapter_over_ten_percent_and_pass_the_rest()
+    {
+        List<TargetCheck> unmet = [.. PointOperationTargets.Check(s_results).Where(check => !check.Met)];
+
+        Assert.Equal([(PointMethods.Get, "40 B"), (PointMethods.Get, "1.30")], unmet.Select(check => (check.Method, check.Measured)));
+        Assert.Equal(152, PointOperationTargets.ArrayBytes(128));
+        Assert.Equal(1056, PointOperationTargets.ArrayBytes(1028));
+    }
+
+    [Fact]
+    public void The_markdown_has_both_ratio_tables_and_the_unmet_goals()
+    {
+        string markdown = PointOperationReport.ToMarkdown(s_results);
+
+        Assert.Contains("| Sqlite_WAL | Sqlite_WAL_raw | 1.05 |", markdown);
+        Assert.Contains("| Sqlite_WAL_naive | Sqlite_WAL |", markdown);
+        Assert.Contains("| Sqlite_WAL | Get | 128 | adapter ÷ raw ≤ 1.10 | 1.30 |", markdown);
+        Assert.Contains("4 of 6 met.", markdown);
+    }
+}
