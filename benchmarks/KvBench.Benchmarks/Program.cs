@@ -3,14 +3,19 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
 
 /// <summary>
-/// With no arguments: the evaluation suite (point operations and synced puts) with a short job, then where the tables
-/// are. With <c>--full</c>: the same at BenchmarkDotNet's default precision. Anything else goes to BenchmarkDotNet
-/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran.
+/// With no arguments: the evaluation suite (point operations and synced puts) with a short job, then the capability
+/// probes and the ADR file (<see cref="AdrFileName"/>), then where the tables are. With <c>--full</c>: the same at
+/// BenchmarkDotNet's default precision and the probes' full settings. Anything else goes to BenchmarkDotNet
+/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran and no declared
+/// capability was contradicted.
 /// </summary>
 public static class Program
 {
@@ -19,6 +24,11 @@ public static class Program
 
     /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratio tables and goal checks.</summary>
     public const string RatioFileName = "KvBench.Benchmarks.PointOperations-ratios.md";
+
+    /// <summary>The ADR-ready markdown an evaluation run ends with, in BenchmarkDotNet's artifacts folder.</summary>
+    public const string AdrFileName = "kvbench-adr.md";
+
+    private const string EvaluationCommand = "dotnet run -c Release --project benchmarks/KvBench.Benchmarks";
 
     public static int Main(string[] args)
     {
@@ -50,8 +60,45 @@ public static class Program
             WriteRatios(summary);
         }
 
+        bool isEvaluation = args is [] or [FullSwitch];
+        bool claimsHold = !isEvaluation || WriteAdr(summaries, full: args is [FullSwitch]);
         PrintTables(summaries, started);
-        return summaries.All(Succeeded) ? 0 : 1;
+        return summaries.All(Succeeded) && claimsHold ? 0 : 1;
+    }
+
+    /// <summary>Probes every row and writes <see cref="AdrFileName"/> beside the results; whether every declared capability held.</summary>
+    private static bool WriteAdr(Summary[] summaries, bool full)
+    {
+        string resultsDirectory = summaries.Select(summary => summary.ResultsDirectoryPath).FirstOrDefault() ?? AdrGenerator.DefaultResultsDirectory;
+        string scratch = Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
+            AdrReport report = AdrGenerator.GenerateAsync(
+                full ? ProbeSettings.Full : ProbeSettings.Default,
+                resultsDirectory,
+                scratch,
+                full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
+                KvBenchCli.NextToApplication(),
+                line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult();
+            string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
+            File.WriteAllText(file, report.ToMarkdown());
+            Console.WriteLine($"ADR tables: {file}");
+            IReadOnlyList<string> disagreements = [.. report.Measurements.SelectMany(row => row.Disagreements())];
+            foreach (string disagreement in disagreements)
+            {
+                Console.WriteLine($"Claim contradicted: {disagreement}");
+            }
+
+            return disagreements.Count == 0;
+        }
+        finally
+        {
+            if (Directory.Exists(scratch))
+            {
+                Directory.Delete(scratch, recursive: true);
+            }
+        }
     }
 
     private static void WriteRatios(Summary summary)

@@ -56,10 +56,16 @@ public static class AdrGenerator
             Settings = settings,
             PointOperations = BenchmarkReport.FindLatest(resultsDirectory, "PointOperations"),
             SyncedPuts = BenchmarkReport.FindLatest(resultsDirectory, "SyncedPuts"),
+            Ratios = NewestFile(resultsDirectory, "*PointOperations-ratios.md") is { } ratios ? File.ReadAllText(ratios) : null,
             Command = command,
             GeneratedAt = DateTimeOffset.UtcNow,
         };
     }
+
+    private static string? NewestFile(string directory, string pattern) =>
+        Directory.Exists(directory)
+            ? new DirectoryInfo(directory).EnumerateFiles(pattern).MaxBy(file => file.LastWriteTimeUtc)?.FullName
+            : null;
 
     private static void TryDelete(string directory)
     {

@@ -41,6 +41,9 @@ public sealed class AdrReport
     /// <summary>The synced-writes benchmark report, when a run left one.</summary>
     public BenchmarkReport? SyncedPuts { get; init; }
 
+    /// <summary>The ratio tables (adapter / raw driver, naive / tuned) and goal checks of the latest point-operation run, as markdown.</summary>
+    public string? Ratios { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
@@ -102,6 +105,12 @@ public sealed class AdrReport
 
         output.AppendLine("## Benchmark results").AppendLine();
         WriteBenchmark(output, PointOperations, "PointOperations", "Put, Get and HaveKey at Buffered durability for every row, 9-byte keys, 128- and 1028-byte values, warm data (the dataset fits in the page cache).");
+        if (Ratios is not null)
+        {
+            output.AppendLine("### What the abstraction and the usage cost").AppendLine();
+            output.AppendLine(Ratios.Trim()).AppendLine();
+        }
+
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
