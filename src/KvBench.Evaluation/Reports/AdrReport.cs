@@ -108,7 +108,8 @@ public sealed class AdrReport
         if (Ratios is not null)
         {
             output.AppendLine("### What the abstraction and the usage cost").AppendLine();
-            output.AppendLine(Ratios.Trim()).AppendLine();
+            // The ratio file is a document of its own; its headings sit one level below this section here.
+            output.AppendLine(System.Text.RegularExpressions.Regex.Replace(Ratios.Trim(), "^## ", "#### ", System.Text.RegularExpressions.RegexOptions.Multiline)).AppendLine();
         }
 
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
