@@ -39,15 +39,7 @@ public sealed class MultiProcessProbe
     public async Task<MultiProcessMeasurement> MeasureAsync(string store, string directory, Durability durability = Durability.Buffered)
     {
         MultiProcessLevel declared = StoreCatalog.DeclaredCapabilities(store).MultiProcess;
-        WorkerOptions first = new()
-        {
-            Store = store,
-            Directory = directory,
-            Durability = durability,
-            Name = FirstWorker,
-            Peer = SecondWorker,
-            MinimumWrites = MinimumWrites,
-        };
+        WorkerOptions first = FirstWriter(store, directory, durability) with { MinimumWrites = MinimumWrites };
         WorkerOptions second = first with { Name = SecondWorker, Peer = FirstWorker };
         var others = new List<WorkerRun>();
         var evidence = new List<string>();
@@ -148,15 +140,7 @@ public sealed class MultiProcessProbe
     /// </summary>
     public async Task<ContentionResult> RunContentionAsync(string store, string directory, TimeSpan duration, Durability durability = Durability.Buffered)
     {
-        WorkerOptions first = new()
-        {
-            Store = store,
-            Directory = directory,
-            Durability = durability,
-            Name = FirstWorker,
-            Peer = SecondWorker,
-            Pause = TimeSpan.Zero,
-        };
+        WorkerOptions first = FirstWriter(store, directory, durability) with { Pause = TimeSpan.Zero };
         await using WorkerProcess firstWriter = WorkerProcess.Start(_cli, first);
         bool firstReady = await firstWriter.WaitForAsync(WorkerMessage.Ready, _timeouts.Ready).ConfigureAwait(false);
         await using WorkerProcess secondWriter = WorkerProcess.Start(_cli, first with { Name = SecondWorker, Peer = FirstWorker });
@@ -191,4 +175,13 @@ public sealed class MultiProcessProbe
 
         return verified;
     }
+
+    private static WorkerOptions FirstWriter(string store, string directory, Durability durability) => new()
+    {
+        Store = store,
+        Directory = directory,
+        Durability = durability,
+        Name = FirstWorker,
+        Peer = SecondWorker,
+    };
 }
