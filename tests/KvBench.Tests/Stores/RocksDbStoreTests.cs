@@ -1,6 +1,5 @@
-using System.Diagnostics;
-
 using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 
 namespace KvBench.Tests.Stores;
@@ -23,7 +22,7 @@ public sealed class RocksDbStoreTests
     }
 
     [Fact]
-    public void A_read_write_open_while_another_process_holds_the_store_is_refused_as_locked()
+    public async Task A_read_write_open_while_another_process_holds_the_store_is_refused_as_locked()
     {
         using var directory = new TempDirectory();
         using (IKeyValueStore created = Open(directory, StoreAccess.ReadWrite))
@@ -31,10 +30,14 @@ public sealed class RocksDbStoreTests
             created.Put(TestData.Key(1), [1]);
         }
 
-        using (RocksDbHolder.Start(directory.Path))
+        // The built CLI, started as a worker, holds the store read-write the way a second KvBench process would.
+        var holderOptions = new WorkerOptions { Store = StoreNames.RocksDb, Directory = directory.Path, Name = "holder", Peer = "nobody" };
+        await using (WorkerProcess holder = WorkerProcess.Start(KvBenchCli.NextToApplication(), holderOptions))
         {
+            Assert.True(await holder.WaitForAsync(WorkerMessage.Ready, TimeSpan.FromSeconds(30)), "The holding process never opened the store.");
             StoreLockedException error = Assert.Throws<StoreLockedException>(() => Open(directory, StoreAccess.ReadWrite));
             Assert.Contains("While lock file", error.InnerException!.Message, StringComparison.Ordinal);
+            await holder.FinishAsync(TimeSpan.FromSeconds(30));
         }
 
         using IKeyValueStore reopened = Open(directory, StoreAccess.ReadWrite);
@@ -115,60 +118,4 @@ public sealed class RocksDbStoreTests
 
     private static IKeyValueStore Open(TempDirectory directory, StoreAccess access) =>
         StoreCatalog.Open(StoreNames.RocksDb, new StoreOptions { Directory = directory.Path, Access = access });
-
-    /// <summary>
-    /// Another process with RocksDB open read-write on a directory: Python calling the same librocksdb through ctypes,
-    /// so the LOCK is held the way a second KvBench process would hold it. Disposing closes its stdin, and it exits.
-    /// </summary>
-    private sealed class RocksDbHolder : IDisposable
-    {
-        private const string Script = """
-            import ctypes, sys
-            lib = ctypes.CDLL("librocksdb.so.7.8")
-            lib.rocksdb_options_create.restype = ctypes.c_void_p
-            lib.rocksdb_open.restype = ctypes.c_void_p
-            lib.rocksdb_open.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
-            lib.rocksdb_close.argtypes = [ctypes.c_void_p]
-            error = ctypes.c_char_p()
-            db = lib.rocksdb_open(lib.rocksdb_options_create(), sys.argv[1].encode(), ctypes.byref(error))
-            print("open" if db else "error: " + error.value.decode(), flush=True)
-            sys.stdin.read()
-            if db:
-                lib.rocksdb_close(db)
-            """;
-
-        private readonly Process _process;
-
-        private RocksDbHolder(Process process) => _process = process;
-
-        public static RocksDbHolder Start(string directory)
-        {
-            var start = new ProcessStartInfo("python3") { RedirectStandardInput = true, RedirectStandardOutput = true };
-            start.ArgumentList.Add("-c");
-            start.ArgumentList.Add(Script);
-            start.ArgumentList.Add(directory);
-            var holder = new RocksDbHolder(Process.Start(start)!);
-            try
-            {
-                Assert.Equal("open", holder._process.StandardOutput.ReadLine());
-                return holder;
-            }
-            catch
-            {
-                holder.Dispose();
-                throw;
-            }
-        }
-
-        public void Dispose()
-        {
-            _process.StandardInput.Close();
-            if (!_process.WaitForExit(TimeSpan.FromSeconds(30)))
-            {
-                _process.Kill();
-            }
-
-            _process.Dispose();
-        }
-    }
 }
