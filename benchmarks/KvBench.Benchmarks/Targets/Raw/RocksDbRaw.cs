@@ -95,7 +95,10 @@ internal sealed unsafe class RocksDbRaw : IPointTarget
         }
     }
 
-    /// <summary>The pinned slice of <paramref name="key"/>'s value (0 when absent) and the value it pins.</summary>
+    /// <summary>
+    /// The pinned slice of <paramref name="key"/>'s value (0 when absent) and the value it pins. Destroying a 0 slice is
+    /// safe (rocksdb_pinnableslice_destroy is a C++ delete), so callers destroy whatever they got.
+    /// </summary>
     private nint GetPinned(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
     {
         nint error = 0;
