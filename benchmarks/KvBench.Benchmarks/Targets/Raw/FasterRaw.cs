@@ -1,0 +1,107 @@
+using System.Buffers;
+
+using FASTER.core;
+
+using KvBench.Evaluation.Measuring;
+using KvBench.Stores;
+using KvBench.Stores.Faster;
+
+namespace KvBench.Benchmarks.Targets.Raw;
+
+/// <summary>
+/// <c>FASTER_raw</c>: <c>FasterKV&lt;SpanByte, SpanByte&gt;</c> with the adapter's log settings (managed log device,
+/// 8 MiB pages, 64 MiB of log in memory, 4 MiB of index) and one <see cref="ClientSession{Key, Value, Input, Output, Context, Functions}"/>
+/// for the target's life; a read that goes pending is completed before it returns. The read callbacks are the
+/// adapter's (<see cref="ReadFunctions"/>), which copy the value once into the caller's buffer or a new array.
+/// </summary>
+/// <remarks>
+/// <para>
+/// The adapter adds a session pool (a ConcurrentBag rent and return around every call, so many threads can call it),
+/// a pending-read counter, striped locks for Delete, a directory lock against a second process, and StoreAdapter's
+/// disposed and key/value checks; adapter ÷ raw is what they cost.
+/// </para>
+/// <para>
+/// Nothing is kept across processes, as with the adapter: neither checkpoints after a load, so a reopened directory
+/// starts empty and the benchmark's read-back check makes it load again.
+/// </para>
+/// </remarks>
+[PointVariant(StoreNames.Faster, RowVariantKind.Raw)]
+internal sealed unsafe class FasterRaw : IPointTarget
+{
+    // FasterStore's PageSizeBits, MemorySizeBits and IndexSizeBytes, which are private to it.
+    private const long PageBytes = 1L << 23;
+    private const long MemoryBytes = 1L << 26;
+    private const long IndexBytes = 1L << 22;
+
+    private readonly IDevice _device;
+    private readonly FasterKV<SpanByte, SpanByte> _store;
+    private readonly ClientSession<SpanByte, SpanByte, SpanByte, ReadTarget, Empty, ReadFunctions> _session;
+
+    public FasterRaw(string directory)
+    {
+        _device = Devices.CreateLogDevice(Path.Combine(directory, "log", "hlog"), preallocateFile: false);
+        _store = new FasterKV<SpanByte, SpanByte>(new FasterKVSettings<SpanByte, SpanByte>
+        {
+            LogDevice = _device,
+            PageSize = PageBytes,
+            MemorySize = MemoryBytes,
+            IndexSize = IndexBytes,
+            CheckpointDir = Path.Combine(directory, "checkpoints"),
+        });
+        _session = _store.For(new ReadFunctions()).NewSession<ReadFunctions>();
+    }
+
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        fixed (byte* keyPointer = key)
+        fixed (byte* valuePointer = value)
+        {
+            var keyBytes = SpanByte.FromPointer(keyPointer, key.Length);
+            var valueBytes = SpanByte.FromPointer(valuePointer, value.Length);
+
+            // Only a checkpoint's version change makes an upsert go pending; this target never checkpoints.
+            if (_session.Upsert(ref keyBytes, ref valueBytes).IsPending)
+            {
+                _session.CompletePending(wait: true);
+            }
+        }
+    }
+
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => Read(key, ReadTarget.Into(destination), out _);
+
+    public byte[]? Get(ReadOnlySpan<byte> key) => Read(key, ReadTarget.IntoArray(), out ReadTarget read) ? read.Array : null;
+
+    public bool ContainsKey(ReadOnlySpan<byte> key) => Read(key, ReadTarget.ExistenceOnly(), out _);
+
+    public void Dispose()
+    {
+        _session.Dispose();
+        _store.Dispose();
+        _device.Dispose();
+    }
+
+    private bool Read(ReadOnlySpan<byte> key, ReadTarget target, out ReadTarget read)
+    {
+        Status status;
+        fixed (byte* keyPointer = key)
+        {
+            var keyBytes = SpanByte.FromPointer(keyPointer, key.Length);
+            status = _session.Read(ref keyBytes, ref target);
+        }
+
+        // A record evicted to the log file is read asynchronously; its output arrives with the completion.
+        if (status.IsPending)
+        {
+            _session.CompletePendingWithOutputs(out CompletedOutputIterator<SpanByte, SpanByte, SpanByte, ReadTarget, Empty> completed, wait: true);
+            using (completed)
+            {
+                completed.Next();
+                status = completed.Current.Status;
+                target = completed.Current.Output;
+            }
+        }
+
+        read = target;
+        return status.Found;
+    }
+}
