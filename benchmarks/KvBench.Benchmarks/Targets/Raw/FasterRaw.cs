@@ -28,11 +28,6 @@ namespace KvBench.Benchmarks.Targets.Raw;
 [PointVariant(StoreNames.Faster, RowVariantKind.Raw)]
 internal sealed unsafe class FasterRaw : IPointTarget
 {
-    // FasterStore's PageSizeBits, MemorySizeBits and IndexSizeBytes, which are private to it.
-    private const long PageBytes = 1L << 23;
-    private const long MemoryBytes = 1L << 26;
-    private const long IndexBytes = 1L << 22;
-
     private readonly IDevice _device;
     private readonly FasterKV<SpanByte, SpanByte> _store;
     private readonly ClientSession<SpanByte, SpanByte, SpanByte, ReadTarget, Empty, ReadFunctions> _session;
@@ -43,9 +38,10 @@ internal sealed unsafe class FasterRaw : IPointTarget
         _store = new FasterKV<SpanByte, SpanByte>(new FasterKVSettings<SpanByte, SpanByte>
         {
             LogDevice = _device,
-            PageSize = PageBytes,
-            MemorySize = MemoryBytes,
-            IndexSize = IndexBytes,
+            // The adapter's settings, so the ratio compares the same log.
+            PageSize = 1L << FasterStore.PageSizeBits,
+            MemorySize = 1L << FasterStore.MemorySizeBits,
+            IndexSize = FasterStore.IndexSizeBytes,
             CheckpointDir = Path.Combine(directory, "checkpoints"),
         });
         _session = _store.For(new ReadFunctions()).NewSession<ReadFunctions>();
