@@ -75,21 +75,34 @@ public sealed class BenchmarkReport
     }
 
     /// <summary>
-    /// A table of <paramref name="columns"/> in that order; a column the report lacks is left out, so a run without
-    /// (say) Gen2 collections still prints. Rows are kept in the report's order.
+    /// A table of <paramref name="columns"/> in that order. BenchmarkDotNet drops a garbage-collection or allocation
+    /// column when every value in it is zero; such a column is kept here with "-" in every cell, which is how
+    /// BenchmarkDotNet writes zero, so every report has the same shape. Any other column the report lacks is left out.
+    /// Rows are kept in the report's order.
     /// </summary>
     public MarkdownTable Select(IReadOnlyList<string> columns)
     {
         ArgumentNullException.ThrowIfNull(columns);
-        int[] indexes = [.. columns.Select(column => Array.FindIndex([.. Headers], header => string.Equals(header, column, StringComparison.OrdinalIgnoreCase))).Where(index => index >= 0)];
-        var table = new MarkdownTable([.. indexes.Select(index => Headers[index])]);
+        var selected = new List<(string Header, int Index)>();
+        foreach (string column in columns)
+        {
+            int index = Array.FindIndex([.. Headers], header => string.Equals(header, column, StringComparison.OrdinalIgnoreCase));
+            if (index >= 0 || s_zeroWhenAbsent.Contains(column))
+            {
+                selected.Add((index >= 0 ? Headers[index] : column, index));
+            }
+        }
+
+        var table = new MarkdownTable([.. selected.Select(column => column.Header)]);
         foreach (string[] row in Rows)
         {
-            table.Add([.. indexes.Select(index => row[index])]);
+            table.Add([.. selected.Select(column => column.Index >= 0 ? row[column.Index] : "-")]);
         }
 
         return table;
     }
+
+    private static readonly HashSet<string> s_zeroWhenAbsent = new(StringComparer.OrdinalIgnoreCase) { "Gen0", "Gen1", "Gen2", "Allocated" };
 
     private static string[] Cells(string line) =>
         [.. line.Trim().Trim('|').Split('|').Select(cell => cell.Replace("**", string.Empty, StringComparison.Ordinal).Trim())];
