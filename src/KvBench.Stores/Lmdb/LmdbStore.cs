@@ -356,56 +356,21 @@ internal sealed unsafe class LmdbStore : StoreAdapter
     private TResult Read<TFound, TResult>(ReadOnlySpan<byte> key, TFound found)
         where TFound : struct, IFound<TResult>
     {
-        while (true)
-        {
-            int rc;
-            long mapBytes;
-            _gate.EnterReadLock();
-            try
-            {
-                ThrowIfDisposed();
-                mapBytes = _mapBytes;
-                nint txn = RentReader(out rc);
-                if (txn != 0)
-                {
-                    try
-                    {
-                        MDB_val value;
-                        fixed (byte* keyBytes = key)
-                        {
-                            var lookup = new MDB_val(keyBytes, key.Length);
-                            rc = mdb_get(txn, _dbi, &lookup, &value);
-                        }
-
-                        // The value points into the map: it is used before the transaction is reset.
-                        if (rc == MDB_SUCCESS)
-                        {
-                            return found.Found(value.AsSpan());
-                        }
-
-                        if (rc == MDB_NOTFOUND)
-                        {
-                            return found.Absent();
-                        }
-                    }
-                    finally
-                    {
-                        ReturnReader(txn);
-                    }
-                }
-            }
-            finally
-            {
-                _gate.ExitReadLock();
-            }
-
-            RecoverOrThrow(rc, mapBytes, 0, "mdb_get");
-        }
+        var lookup = new Lookup<TFound, TResult>(key, found);
+        return InReadTransaction<Lookup<TFound, TResult>, TResult>(ref lookup, "mdb_get");
     }
 
     /// <summary>Reads up to one page of entries under <paramref name="prefix"/>, after <paramref name="resumeAfter"/> when given.</summary>
     /// <returns>Whether entries may remain after the page.</returns>
     private bool ReadPage(byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page)
+    {
+        var scan = new PageScan(this, prefix, resumeAfter, page);
+        return InReadTransaction<PageScan, bool>(ref scan, "cursor scan");
+    }
+
+    /// <summary>Runs <paramref name="read"/> in a pooled read transaction, adopting a map another process grew and retrying as LMDB asks.</summary>
+    private TResult InReadTransaction<TRead, TResult>(ref TRead read, string operation)
+        where TRead : IRead<TResult>, allows ref struct
     {
         while (true)
         {
@@ -421,10 +386,10 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 {
                     try
                     {
-                        rc = ScanPage(txn, prefix, resumeAfter, page, out bool more);
+                        rc = read.Run(txn, _dbi, out TResult result);
                         if (rc == MDB_SUCCESS)
                         {
-                            return more;
+                            return result;
                         }
                     }
                     finally
@@ -438,8 +403,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 _gate.ExitReadLock();
             }
 
-            page.Clear();
-            RecoverOrThrow(rc, mapBytes, 0, "cursor scan");
+            RecoverOrThrow(rc, mapBytes, 0, operation);
         }
     }
 
@@ -660,6 +624,13 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         int Apply(nint txn, uint dbi);
     }
 
+    /// <summary>Work done inside one read transaction.</summary>
+    private interface IRead<TResult>
+    {
+        /// <returns><c>MDB_SUCCESS</c> with <paramref name="result"/> set, or the LMDB error to recover from.</returns>
+        int Run(nint txn, uint dbi, out TResult result);
+    }
+
     /// <summary>What a point read returns for a mapped value, or for none.</summary>
     private interface IFound<TResult>
     {
@@ -714,6 +685,47 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 Removed = rc == MDB_SUCCESS;
                 return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
             }
+        }
+    }
+
+    private readonly ref struct Lookup<TFound, TResult>(ReadOnlySpan<byte> key, TFound found) : IRead<TResult>
+        where TFound : struct, IFound<TResult>
+    {
+        private readonly ReadOnlySpan<byte> _key = key;
+
+        public int Run(nint txn, uint dbi, out TResult result)
+        {
+            MDB_val value;
+            int rc;
+            fixed (byte* keyBytes = _key)
+            {
+                var lookup = new MDB_val(keyBytes, _key.Length);
+                rc = mdb_get(txn, dbi, &lookup, &value);
+            }
+
+            // The value points into the map: it is used before the transaction is reset.
+            result = rc switch
+            {
+                MDB_SUCCESS => found.Found(value.AsSpan()),
+                MDB_NOTFOUND => found.Absent(),
+                _ => default!,
+            };
+            return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+        }
+    }
+
+    private readonly struct PageScan(LmdbStore store, byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page) : IRead<bool>
+    {
+        public int Run(nint txn, uint dbi, out bool more)
+        {
+            int rc = store.ScanPage(txn, prefix, resumeAfter, page, out more);
+            if (rc != MDB_SUCCESS)
+            {
+                // A page cut short by an error is read again from the start.
+                page.Clear();
+            }
+
+            return rc;
         }
     }
 
