@@ -15,13 +15,14 @@ internal static class WorkerCommand
         var pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 };
         var minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." };
         var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (the kill probe: what does an acknowledged, unflushed write survive?)." };
+        var initialSize = new Option<long?>("--initial-size") { Description = "Open the store asking for this initial size in bytes (LMDB's map), to make it grow while both processes write." };
         var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without a stop request.", DefaultValueFactory = static _ => 120 };
         var command = new Command(
             WorkerOptions.CommandName,
             "Used by the multi-process tests and probes: opens a store, writes its own records (or tries one write when it cannot write), "
             + "reads the peer's, and prints JSON lines on standard output (ready, saw-peer, result) until it reads `stop` or its input ends.")
         {
-            name, peer, pause, minimumWrites, maxSeconds, noFlush,
+            name, peer, pause, minimumWrites, maxSeconds, noFlush, initialSize,
         };
         StoreArguments.AddTo(command, readsOnly: true);
         command.SetAction(parseResult =>
@@ -38,6 +39,7 @@ internal static class WorkerCommand
                 MinimumWrites = parseResult.GetValue(minimumWrites),
                 MaxDuration = TimeSpan.FromSeconds(parseResult.GetValue(maxSeconds)),
                 FlushEachWrite = !parseResult.GetValue(noFlush),
+                InitialSizeBytes = parseResult.GetValue(initialSize),
             };
             WorkerOutcome outcome = MultiProcessWorker.Run(options, Console.In, parseResult.InvocationConfiguration.Output);
             return outcome switch

@@ -138,9 +138,26 @@ public sealed class MultiProcessProbe
     /// Starts two writers on <paramref name="store"/> in <paramref name="directory"/>, lets both write as fast as the
     /// store allows for <paramref name="duration"/>, then reads back every write either acknowledged.
     /// </summary>
-    public async Task<ContentionResult> RunContentionAsync(string store, string directory, TimeSpan duration, Durability durability = Durability.Buffered)
+    /// <param name="store">The row name.</param>
+    /// <param name="directory">A new directory both writers share.</param>
+    /// <param name="duration">How long both write at once.</param>
+    /// <param name="durability">The tier both open the store with.</param>
+    /// <param name="initialSizeBytes">The initial size both open the store with; small, it makes the store grow under both.</param>
+    /// <param name="flushEachWrite">Whether each writer flushes after every write (see <see cref="WorkerOptions.FlushEachWrite"/>).</param>
+    public async Task<ContentionResult> RunContentionAsync(
+        string store,
+        string directory,
+        TimeSpan duration,
+        Durability durability = Durability.Buffered,
+        long? initialSizeBytes = null,
+        bool flushEachWrite = true)
     {
-        WorkerOptions first = FirstWriter(store, directory, durability) with { Pause = TimeSpan.Zero };
+        WorkerOptions first = FirstWriter(store, directory, durability) with
+        {
+            Pause = TimeSpan.Zero,
+            InitialSizeBytes = initialSizeBytes,
+            FlushEachWrite = flushEachWrite,
+        };
         await using WorkerProcess firstWriter = WorkerProcess.Start(_cli, first);
         bool firstReady = await firstWriter.WaitForAsync(WorkerMessage.Ready, _timeouts.Ready).ConfigureAwait(false);
         await using WorkerProcess secondWriter = WorkerProcess.Start(_cli, first with { Name = SecondWorker, Peer = FirstWorker });

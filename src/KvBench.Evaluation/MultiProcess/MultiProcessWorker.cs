@@ -34,7 +34,7 @@ public static class MultiProcessWorker
         IKeyValueStore store;
         try
         {
-            store = StoreCatalog.Open(options.Store, new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access });
+            store = StoreCatalog.Open(options.Store, new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access, InitialSizeBytes = options.InitialSizeBytes });
         }
         catch (Exception e)
         {

@@ -37,6 +37,9 @@ public sealed record WorkerOptions
     /// </summary>
     public bool FlushEachWrite { get; init; } = true;
 
+    /// <summary>The initial size the store is opened with (<see cref="Core.StoreOptions.InitialSizeBytes"/>); <see langword="null"/> for the adapter's default.</summary>
+    public long? InitialSizeBytes { get; init; }
+
     /// <summary>How many records a writing worker writes before it honours a stop request.</summary>
     public int MinimumWrites { get; init; }
 
@@ -57,5 +60,6 @@ public sealed record WorkerOptions
         "--min-writes", MinimumWrites.ToString(CultureInfo.InvariantCulture),
         "--max-seconds", ((long)Math.Ceiling(MaxDuration.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
         .. FlushEachWrite ? Array.Empty<string>() : ["--no-flush"],
+        .. InitialSizeBytes is { } initialSize ? ["--initial-size", initialSize.ToString(CultureInfo.InvariantCulture)] : Array.Empty<string>(),
     ];
 }
