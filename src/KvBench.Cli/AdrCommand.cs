@@ -59,12 +59,13 @@ internal static class AdrCommand
                 file.Directory?.Create();
                 await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");
-                foreach (string disagreement in report.Measurements.SelectMany(row => row.Disagreements()))
+                IReadOnlyList<string> disagreements = [.. report.Measurements.SelectMany(row => row.Disagreements())];
+                foreach (string disagreement in disagreements)
                 {
                     await parseResult.InvocationConfiguration.Error.WriteLineAsync($"Claim contradicted: {disagreement}").ConfigureAwait(false);
                 }
 
-                return report.Measurements.Any(row => row.Disagreements().Count > 0) ? ExitCodes.Error : ExitCodes.Ok;
+                return disagreements.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
             }
             finally
             {

@@ -2,6 +2,7 @@ using System.Buffers;
 
 using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 using Microsoft.Data.Sqlite;
 
@@ -26,7 +27,7 @@ internal sealed class SqliteWalNaive : IPointTarget
         _connectionString = new SqliteConnectionStringBuilder { DataSource = Path.Combine(directory, "naive.db") }.ToString();
         using (SqliteConnection connection = OpenConnection())
         {
-            Execute(connection, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE IF NOT EXISTS kv (key BLOB NOT NULL PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID");
+            Execute(connection, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; " + new BlobKeySchema().CreateTable);
         }
 
         // synchronous is a per-connection setting: the pool must hand back the connection that has it, or this row

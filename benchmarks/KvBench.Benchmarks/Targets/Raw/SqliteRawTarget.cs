@@ -2,6 +2,8 @@ using System.Buffers;
 
 using KvBench.Evaluation.Workload;
 
+using KvBench.Stores.Sqlite;
+
 using Microsoft.Data.Sqlite;
 
 using SQLitePCL;
@@ -10,7 +12,8 @@ namespace KvBench.Benchmarks.Targets.Raw;
 
 /// <summary>
 /// SQLite through SQLitePCLRaw alone: one connection, WAL with <c>synchronous=NORMAL</c> (Buffered), one statement
-/// prepared per operation, spans bound and column spans read directly. The subclass says how a key binds.
+/// prepared per operation, spans bound and column spans read directly. The table and statements are the adapter's own
+/// (<see cref="SqliteSchema"/>), so the ratio compares the same SQL; the subclass says how a key binds.
 /// </summary>
 internal abstract class SqliteRawTarget : IPointTarget
 {
@@ -19,16 +22,16 @@ internal abstract class SqliteRawTarget : IPointTarget
     private readonly sqlite3_stmt _select;
     private readonly sqlite3_stmt _exists;
 
-    protected SqliteRawTarget(string directory, string createTable, string upsert, string select, string exists)
+    protected SqliteRawTarget(string directory, SqliteSchema schema)
     {
         Batteries_V2.Init();
         Check(raw.sqlite3_open_v2(Path.Combine(directory, "raw.db"), out _db, raw.SQLITE_OPEN_READWRITE | raw.SQLITE_OPEN_CREATE, null));
         Execute("PRAGMA journal_mode = WAL");
         Execute("PRAGMA synchronous = NORMAL");
-        Execute(createTable);
-        _upsert = Prepare(upsert);
-        _select = Prepare(select);
-        _exists = Prepare(exists);
+        Execute(schema.CreateTable);
+        _upsert = Prepare(schema.Upsert);
+        _select = Prepare(schema.SelectValue);
+        _exists = Prepare(schema.SelectExists);
     }
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
