@@ -6,9 +6,10 @@ namespace KvBench.Benchmarks;
 /// The data directory of one row's preloaded dataset. In a run started by <see cref="Program"/>, every benchmark case
 /// of a row and value size reuses one directory, loaded by the first case: BenchmarkDotNet runs each case in a process
 /// of its own, and loading the same records again for each method would cost more than measuring them (the FileSystem
-/// row writes a file per record). Reuse is safe because Put overwrites records with their own values, so the dataset
-/// a case sees is the one the first case loaded; each case still reads a sample back before it measures, and reloads
-/// when that check fails (a row that keeps nothing across processes, like Memory, always reloads).
+/// row writes a file per record). Reuse is safe because Put only overwrites records with new versions of their own
+/// values, so the dataset keeps its keys and sizes; each case reads every record back before it measures (adopting the
+/// version an earlier case left, so its own writes still change the bytes), and reloads when a record is missing or
+/// holds other bytes (a row that keeps nothing across processes, like Memory, always reloads).
 /// Outside such a run (tests), each case gets a fresh directory that is deleted at cleanup.
 /// </summary>
 internal sealed class Dataset : IDisposable

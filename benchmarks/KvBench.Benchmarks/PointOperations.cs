@@ -3,6 +3,7 @@ using System.Buffers;
 using BenchmarkDotNet.Attributes;
 
 using KvBench.Benchmarks.Targets;
+using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -11,10 +12,14 @@ namespace KvBench.Benchmarks;
 /// <summary>
 /// One Put, Get or HaveKey per call on a dataset preloaded to <see cref="DefaultRecordCount"/> records, for every row:
 /// each catalog row (Buffered durability), its raw-driver baseline (<c>_raw</c>) and its naive usages (<c>_naive</c>).
-/// Keys are 9 bytes from a fixed-seed <see cref="RecordSet"/>; Put overwrites existing keys round-robin with their own
-/// values, so the dataset keeps its size and content; reads always hit. The data fits in the page cache: "warm".
+/// Keys are 9 bytes from a fixed-seed <see cref="RecordSet"/>; Put overwrites existing keys round-robin, each time with
+/// the next version of the key's value, so the dataset keeps its size and every measured write changes the bytes its key
+/// holds (SQLite skips a write that changes nothing: see <see cref="ValueVersion"/>); reads always hit. Global cleanup
+/// reads every key back and fails the case unless each holds the version written last. The data fits in the page
+/// cache: "warm".
 /// </summary>
 [BenchmarkCategory(Categories.PointOperations)]
+[MeasuredAt(Durability.Buffered)]
 public class PointOperations
 {
     /// <summary>
@@ -29,7 +34,7 @@ public class PointOperations
     private readonly ArrayBufferWriter<byte> _buffer = new();
     private Dataset? _dataset;
     private IPointTarget? _target;
-    private PreloadedRecords? _records;
+    private VersionedRecords? _records;
 
     /// <summary>The row: a catalog name, or a raw or naive variant of one.</summary>
     [ParamsSource(nameof(Types))]
@@ -48,13 +53,13 @@ public class PointOperations
     [GlobalSetup]
     public void Setup()
     {
-        _records = new PreloadedRecords(new RecordSet(ValueBytes), RecordCount);
+        _records = new VersionedRecords(new RecordSet(ValueBytes), RecordCount);
         _dataset = Dataset.For(Type, ValueBytes, RecordCount);
         _target = _dataset.Open(
             Type,
             open: path => PointTargets.Open(Type, path),
             load: target => target.Load(_records.Records, RecordCount),
-            verify: target => _records.Verify(key => target.Get(key)));
+            verify: target => _records.Adopt(key => target.Get(key)));
 
         // Grown once here, so no measured Get pays for growing the reused buffer.
         _buffer.GetSpan(ValueBytes);
@@ -64,7 +69,7 @@ public class PointOperations
     public void Put()
     {
         int index = _records!.Next();
-        _target!.Put(_records.Key(index), _records.Value(index));
+        _target!.Put(_records.Key(index), _records.Rewrite(index));
     }
 
     /// <summary>Get through TryGet into a buffer reused by every call.</summary>
@@ -82,10 +87,21 @@ public class PointOperations
     [Benchmark]
     public bool HaveKey() => _target!.ContainsKey(_records!.Key(_records.Next()));
 
+    /// <summary>Fails the case when any key does not hold the version written last: a skipped write is no result.</summary>
     [GlobalCleanup]
     public void Cleanup()
     {
-        _target?.Dispose();
-        _dataset?.Dispose();
+        try
+        {
+            if (_target is not null)
+            {
+                _records!.VerifyLastWrites(key => _target.Get(key)).ThrowIfFailed(Type);
+            }
+        }
+        finally
+        {
+            _target?.Dispose();
+            _dataset?.Dispose();
+        }
     }
 }

@@ -20,6 +20,7 @@ public static class KvBenchCommand
         RecordCommands.Load(),
         RecordCommands.Verify(),
         AdrCommand.Create(),
+        ProbeCommand.Create(),
         WorkerCommand.Create(),
     };
 

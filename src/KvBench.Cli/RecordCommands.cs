@@ -28,12 +28,18 @@ internal static class RecordCommands
         DefaultValueFactory = static _ => RecordSet.DefaultSeed,
     };
 
+    private static readonly Option<ulong> s_valueVersion = new("--value-version")
+    {
+        Description = "Which version of every value: a load at a new version overwrites each record with bytes that differ from every other version's.",
+        DefaultValueFactory = static _ => 0,
+    };
+
     public static Command Load()
     {
-        Option<long> batch = NonNegative(new Option<long>("--batch") { Description = "Records written per PutMany call.", DefaultValueFactory = static _ => 1000 });
+        Option<long> batch = NonNegative(new Option<long>("--batch") { Description = "Records written per PutMany call; 1 writes each record with its own Put.", DefaultValueFactory = static _ => 1000 });
         var command = new Command("load", "Writes records 0 to N-1 of a fixed-seed record set (9-byte keys), then flushes; shows a progress bar when it takes long.")
         {
-            s_count, s_valueBytes, s_seed, batch,
+            s_count, s_valueBytes, s_seed, s_valueVersion, batch,
         };
         StoreArguments.AddTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -45,7 +51,7 @@ internal static class RecordCommands
             var clock = Stopwatch.StartNew();
             Task loading = Task.Run(() =>
             {
-                records.Load(store, count, (int)Math.Clamp(parseResult.GetValue(batch), 1, int.MaxValue), progress);
+                records.Load(store, count, (int)Math.Clamp(parseResult.GetValue(batch), 1, int.MaxValue), progress, parseResult.GetValue(s_valueVersion));
                 store.Flush();
             });
             if (Task.WaitAny([loading], s_progressDelay) < 0 && !Console.IsErrorRedirected)
@@ -64,9 +70,9 @@ internal static class RecordCommands
     public static Command Verify()
     {
         Option<long> sample = NonNegative(new Option<long>("--sample") { Description = "Read back only this many records, spread evenly; all of them when left out." });
-        var command = new Command("verify", $"Reads back records written by `load` with the same --count, --value-bytes and --seed and compares every byte; exit code {ExitCodes.VerificationFailed} when any is missing or wrong.")
+        var command = new Command("verify", $"Reads back records written by `load` with the same --count, --value-bytes, --seed and --value-version and compares every byte; exit code {ExitCodes.VerificationFailed} when any is missing or wrong.")
         {
-            s_count, s_valueBytes, s_seed, sample,
+            s_count, s_valueBytes, s_seed, s_valueVersion, sample,
         };
         StoreArguments.AddTo(command, readsOnly: true);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -74,7 +80,7 @@ internal static class RecordCommands
             long count = parseResult.GetValue(s_count);
             using IKeyValueStore store = StoreArguments.OpenForReading(parseResult);
             long sampleSize = parseResult.GetResult(sample) is null ? long.MaxValue : parseResult.GetValue(sample);
-            VerificationResult result = Records(parseResult).Verify(store, count, sampleSize);
+            VerificationResult result = Records(parseResult).Verify(store, count, sampleSize, parseResult.GetValue(s_valueVersion));
             if (!result.Ok)
             {
                 parseResult.InvocationConfiguration.Error.WriteLine(

@@ -34,7 +34,7 @@ internal static class KvBenchConfig
         .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
         .AddColumnProvider(DefaultColumnProviders.Instance)
         .AddDiagnoser(MemoryDiagnoser.Default)
-        .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn())
+        .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
         .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
         // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
         .WithOption(ConfigOptions.StopOnFirstError, true);

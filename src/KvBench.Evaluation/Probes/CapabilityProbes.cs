@@ -12,7 +12,8 @@ namespace KvBench.Evaluation.Probes;
 /// </summary>
 public static class CapabilityProbes
 {
-    private static readonly byte[] s_scanMarkerPrefix = [0xFE, 0xFE, 0xFE, 0xFE];
+    /// <summary>What the growth probe leaves free on the disk, so a store's own logs and the rest of the machine still have room.</summary>
+    private const long DiskHeadroomBytes = 1L << 30;
 
     /// <summary>The longest key that is stored and read back byte-exact, searched by doubling then bisection.</summary>
     public static SizeMeasurement LargestKey(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int searchLimitBytes)
@@ -44,13 +45,22 @@ public static class CapabilityProbes
         return new SizeMeasurement(largest, searchLimitBytes);
     }
 
-    /// <summary>Opens at <paramref name="initialBytes"/> and writes <paramref name="factor"/> times that without reopening, then reads it all back.</summary>
+    /// <summary>
+    /// Opens at <paramref name="initialBytes"/> and writes <paramref name="factor"/> times that without reopening, then
+    /// reads it all back. Where the work directory's disk has less than twice that free (stores write logs and
+    /// compactions beside their data), the writes stop at what the disk allows and the measurement says so.
+    /// </summary>
     public static GrowthMeasurement Growth(Func<StoreOptions, IKeyValueStore> open, string workDirectory, long initialBytes, int factor)
     {
         const int ValueBytes = 64 * 1024;
         var records = new RecordSet(ValueBytes);
-        long count = initialBytes * factor / ValueBytes;
+        long target = initialBytes * factor;
         StoreOptions options = Options(workDirectory, "growth") with { InitialSizeBytes = initialBytes };
+        Directory.CreateDirectory(options.Directory);
+        long free = new DriveInfo(Path.GetFullPath(options.Directory)).AvailableFreeSpace;
+        long allowed = Math.Min(target, Math.Max(0, (free - DiskHeadroomBytes) / 2));
+        string? cappedBy = allowed < target ? $"the disk had {AdrBytes(free)} free" : null;
+        long count = allowed / ValueBytes;
         using IKeyValueStore store = open(options);
         long written = 0;
         try
@@ -63,48 +73,42 @@ public static class CapabilityProbes
 
             VerificationResult verification = records.Verify(store, count);
             return verification.Ok
-                ? new GrowthMeasurement(true, initialBytes, written, null)
-                : new GrowthMeasurement(false, initialBytes, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back");
+                ? new GrowthMeasurement(true, initialBytes, written, null) { TargetBytes = target, CappedBy = cappedBy }
+                : new GrowthMeasurement(false, initialBytes, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back") { TargetBytes = target, CappedBy = cappedBy };
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            return new GrowthMeasurement(false, initialBytes, written, $"{e.GetType().Name}: {e.Message}");
+            return new GrowthMeasurement(false, initialBytes, written, $"{e.GetType().Name}: {e.Message}") { TargetBytes = target, CappedBy = cappedBy };
         }
     }
 
     /// <summary>
-    /// Times a prefix scan that matches five records in a small and in a large store. An ordered index seeks, so the
-    /// large store costs about the same; a full scan costs about the size ratio more.
+    /// Single-thread Get and Put loops of 9-byte keys and 128-byte values at Buffered durability, each for
+    /// <paramref name="duration"/>. Every Put writes the next version of its record's value, so each one changes the
+    /// bytes its key holds (see <see cref="ValueVersion"/>), and every key is checked afterwards for the version written last.
     /// </summary>
-    public static ScanMeasurement PrefixScan(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int smallRecords, int largeRecords)
-    {
-        double small = MedianScanTicks(open, Options(workDirectory, "scan-small"), smallRecords);
-        double large = MedianScanTicks(open, Options(workDirectory, "scan-large"), largeRecords);
-        double sizeRatio = (double)largeRecords / smallRecords;
-        double timeRatio = large / Math.Max(small, 1);
-        return new ScanMeasurement(timeRatio < Math.Sqrt(sizeRatio), timeRatio, sizeRatio);
-    }
-
-    /// <summary>Single-thread Get and Put loops of 9-byte keys and 128-byte values at Buffered durability, each for <paramref name="duration"/>.</summary>
     public static ThroughputMeasurement Throughput(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int records, TimeSpan duration)
     {
-        var recordSet = new RecordSet(valueBytes: 128);
+        var versioned = new VersionedRecords(new RecordSet(valueBytes: 128), records);
         using IKeyValueStore store = open(Options(workDirectory, "throughput"));
-        recordSet.Load(store, records);
-        recordSet.Verify(store, records, sampleSize: 100).ThrowIfFailed(store.Name);
-        byte[][] keys = [.. Enumerable.Range(0, records).Select(i => recordSet.Key(i))];
-        byte[] value = recordSet.Value(0);
+        versioned.Records.Load(store, records);
+        versioned.VerifyLastWrites(key => store.Get(key)).ThrowIfFailed(store.Name);
         var buffer = new ArrayBufferWriter<byte>(256);
 
         double reads = OperationsPerSecond(duration, i =>
         {
             buffer.ResetWrittenCount();
-            if (!store.TryGet(keys[i % records], buffer))
+            if (!store.TryGet(versioned.Key(i % records), buffer))
             {
                 throw new InvalidDataException($"{store.Name} lost a preloaded record during the read loop.");
             }
         });
-        double writes = OperationsPerSecond(duration, i => store.Put(keys[i % records], value));
+        double writes = OperationsPerSecond(duration, i =>
+        {
+            int index = i % records;
+            store.Put(versioned.Key(index), versioned.Rewrite(index));
+        });
+        versioned.VerifyLastWrites(key => store.Get(key)).ThrowIfFailed(store.Name);
         return new ThroughputMeasurement(reads, writes);
     }
 
@@ -188,40 +192,6 @@ public static class CapabilityProbes
         return good;
     }
 
-    private static double MedianScanTicks(Func<StoreOptions, IKeyValueStore> open, StoreOptions options, int records)
-    {
-        const int Markers = 5;
-        const int Runs = 7;
-        var recordSet = new RecordSet(valueBytes: 16);
-        using IKeyValueStore store = open(options);
-        recordSet.Load(store, records);
-        for (byte i = 0; i < Markers; i++)
-        {
-            store.Put([.. s_scanMarkerPrefix, i], [i]);
-        }
-
-        int found = store.ScanPrefix(s_scanMarkerPrefix).Count();
-        if (found != Markers)
-        {
-            throw new InvalidDataException($"{store.Name}: a prefix scan returned {found} records where {Markers} match.");
-        }
-
-        var ticks = new long[Runs];
-        for (int run = 0; run < Runs; run++)
-        {
-            long start = Stopwatch.GetTimestamp();
-            foreach (KeyValuePair<byte[], byte[]> entry in store.ScanPrefix(s_scanMarkerPrefix))
-            {
-                GC.KeepAlive(entry.Value);
-            }
-
-            ticks[run] = Stopwatch.GetTimestamp() - start;
-        }
-
-        Array.Sort(ticks);
-        return ticks[Runs / 2];
-    }
-
     private static double OperationsPerSecond(TimeSpan duration, Action<int> operation)
     {
         const int Batch = 64;
@@ -241,6 +211,8 @@ public static class CapabilityProbes
         while (now < stopAt);
         return done / Stopwatch.GetElapsedTime(start, now).TotalSeconds;
     }
+
+    private static string AdrBytes(long bytes) => Reports.AdrReport.Bytes(bytes);
 
     private static StoreOptions Options(string workDirectory, string probe) =>
         new() { Directory = Path.Combine(workDirectory, probe), Durability = Durability.Buffered };

@@ -20,13 +20,61 @@ public sealed record SizeMeasurement(int LargestAcceptedBytes, int SearchLimitBy
 /// <param name="InitialBytes">The initial size asked for.</param>
 /// <param name="WrittenBytes">The bytes of values written (or attempted) without reopening.</param>
 /// <param name="Failure">What stopped the writes, when something did.</param>
-public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long WrittenBytes, string? Failure);
+public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long WrittenBytes, string? Failure)
+{
+    /// <summary>How much the probe meant to write; more than <see cref="WrittenBytes"/> when the disk or a failure stopped it.</summary>
+    public long TargetBytes { get; init; }
 
-/// <summary>A prefix scan timed over a small and a large store: an index keeps the ratio near 1, a full scan tracks the size ratio.</summary>
-/// <param name="Indexed">Whether the time ratio stayed below the geometric middle of 1 and the size ratio.</param>
-/// <param name="TimeRatio">Median scan time on the large store over that on the small one.</param>
-/// <param name="SizeRatio">Records in the large store over records in the small one.</param>
-public sealed record ScanMeasurement(bool Indexed, double TimeRatio, double SizeRatio);
+    /// <summary>Why the probe wrote less than its target although nothing failed (the disk's free space), or <see langword="null"/>.</summary>
+    public string? CappedBy { get; init; }
+}
+
+/// <summary>What the prefix-scan probe concluded.</summary>
+public enum ScanVerdict
+{
+    /// <summary>The scan time stayed nearly flat as the store grew: an ordered index.</summary>
+    OrderedIndex,
+
+    /// <summary>The scan time grew with the store: every record was read.</summary>
+    FullScan,
+
+    /// <summary>The growth exponent stayed between the two thresholds after every round: no answer, and no contradiction.</summary>
+    Inconclusive,
+}
+
+/// <summary>The median time of one prefix scan at one store size.</summary>
+/// <param name="Records">Records in the store.</param>
+/// <param name="MedianNanoseconds">The median of the timings at that size.</param>
+public sealed record ScanTiming(int Records, double MedianNanoseconds);
+
+/// <summary>A prefix scan timed over one store grown through several sizes (see <see cref="PrefixScanProbe"/>).</summary>
+/// <param name="Verdict">Ordered index, full scan, or inconclusive.</param>
+/// <param name="Exponent">The fitted growth exponent b of time ∝ records^b.</param>
+/// <param name="Timings">The median time at each size, smallest first.</param>
+/// <param name="Rounds">How many rounds were measured (more than one when a round was inconclusive).</param>
+public sealed record ScanMeasurement(ScanVerdict Verdict, double Exponent, IReadOnlyList<ScanTiming> Timings, int Rounds)
+{
+    /// <summary>Whether the scan used an ordered index; <see langword="null"/> when inconclusive.</summary>
+    public bool? Indexed => Verdict switch
+    {
+        ScanVerdict.OrderedIndex => true,
+        ScanVerdict.FullScan => false,
+        _ => null,
+    };
+
+    /// <summary>Records in the largest store over records in the smallest.</summary>
+    public double SizeRatio => (double)Timings[^1].Records / Timings[0].Records;
+
+    /// <summary>Median scan time in the largest store over that in the smallest.</summary>
+    public double TimeRatio => Timings[^1].MedianNanoseconds / Math.Max(Timings[0].MedianNanoseconds, 1);
+
+    /// <summary>Fits the exponent to <paramref name="timings"/> and classifies it.</summary>
+    public static ScanMeasurement FromTimings(IReadOnlyList<ScanTiming> timings, int rounds)
+    {
+        double exponent = PrefixScanProbe.GrowthExponent(timings);
+        return new ScanMeasurement(PrefixScanProbe.Classify(exponent), exponent, timings, rounds);
+    }
+}
 
 /// <summary>Single-thread operations per second at Buffered durability, over a fixed duration.</summary>
 public sealed record ThroughputMeasurement(double ReadsPerSecond, double WritesPerSecond);
@@ -83,9 +131,10 @@ public sealed record StoreMeasurement
             found.Add($"{Name} declares GrowsWithoutRestart={Declared.GrowsWithoutRestart} but the growth probe measured {Growth.Grew} ({Growth.Failure ?? "no failure"}).");
         }
 
-        if (Scan.Indexed != Declared.OrderedPrefixScan)
+        // An inconclusive scan contradicts nothing: it is reported as inconclusive in the table.
+        if (Scan.Indexed is { } indexed && indexed != Declared.OrderedPrefixScan)
         {
-            found.Add($"{Name} declares OrderedPrefixScan={Declared.OrderedPrefixScan} but a scan over {Scan.SizeRatio:0}x the records took {Scan.TimeRatio:0.0}x as long.");
+            found.Add($"{Name} declares OrderedPrefixScan={Declared.OrderedPrefixScan} but a scan over {Scan.SizeRatio:0}x the records took {Scan.TimeRatio:0.0}x as long (growth exponent {Scan.Exponent:0.00}).");
         }
 
         if (SurvivesReopen != Declared.Durability)

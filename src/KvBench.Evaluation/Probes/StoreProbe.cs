@@ -45,7 +45,7 @@ public static class StoreProbe
             Key = CapabilityProbes.LargestKey(open, workDirectory, settings.KeySearchLimitBytes),
             Value = CapabilityProbes.LargestValue(open, workDirectory, settings.ValueSearchLimitBytes),
             Growth = CapabilityProbes.Growth(open, workDirectory, settings.GrowthInitialBytes, settings.GrowthFactor),
-            Scan = CapabilityProbes.PrefixScan(open, workDirectory, settings.ScanSmallStoreRecords, settings.ScanLargeStoreRecords),
+            Scan = PrefixScanProbe.Measure(open, workDirectory, settings),
             Throughput = CapabilityProbes.Throughput(open, workDirectory, settings.ThroughputRecords, settings.ThroughputDuration),
             SurvivesReopen = CapabilityProbes.SurvivesReopen(open, workDirectory),
         };

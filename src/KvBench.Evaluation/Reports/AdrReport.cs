@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
+using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 
@@ -16,7 +17,7 @@ public sealed class AdrReport
 {
     /// <summary>The operation table's columns, in the order decision records use.</summary>
     public static readonly IReadOnlyList<string> OperationColumns =
-        ["Method", "Type", "ValueBytes", "Mean", "Error", "StdDev", "Gen0", "Gen1", "Gen2", "Allocated", "Op/s"];
+        ["Method", "Type", AcknowledgedTier.ColumnName, "ValueBytes", "Mean", "Error", "StdDev", "Gen0", "Gen1", "Gen2", "Allocated", "Op/s"];
 
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
@@ -78,9 +79,9 @@ public sealed class AdrReport
         output.AppendLine("## Considered Options").AppendLine();
         CapabilityTable().WriteTo(output);
         output.AppendLine(s_numbers, $"- Keys and values: the longest that was stored and read back byte-exact, searched by doubling then bisection up to {Bytes(Settings.KeySearchLimitBytes)} (keys) and {Bytes(Settings.ValueSearchLimitBytes)} (values); \"Yes\" means the search limit itself round-tripped.");
-        output.AppendLine(s_numbers, $"- Database size: the store was opened asking for {Bytes(Settings.GrowthInitialBytes)} (honoured by stores that preallocate, such as LMDB's map) and written {Settings.GrowthFactor}x that without reopening, then read back.");
+        output.AppendLine(s_numbers, $"- Database size: the store was opened asking for {Bytes(Settings.GrowthInitialBytes)} (honoured by stores that preallocate, such as LMDB's map) and written {Settings.GrowthFactor:N0}x that ({Bytes(Settings.GrowthInitialBytes * Settings.GrowthFactor)}) in 64 KiB values without reopening, then read back; where the disk had less than twice that free, as far as it allowed (the cell says so). `--full` grows every row past 4 GiB.");
         output.AppendLine("- Multi-process access: two real processes on one directory; \"One writer + readers\" means a second process may open read-only or as a secondary and sees flushed writes.");
-        output.AppendLine(s_numbers, $"- Prefixed key scans: a scan matching 5 keys timed over {Settings.ScanSmallStoreRecords:N0} and {Settings.ScanLargeStoreRecords:N0} records; an ordered index keeps the time ratio near 1, a full scan follows the size ratio.");
+        output.AppendLine(s_numbers, $"- Prefixed key scans: one store grown through {string.Join(", ", Settings.ScanStoreSizes.Select(size => size.ToString("N0", s_numbers)))} records, a scan matching 5 keys timed at each size (median of 7); the growth exponent b of time ∝ records^b fitted to the medians is at most {PrefixScanProbe.IndexedBelow:0.00} for an ordered index and at least {PrefixScanProbe.FullScanAbove:0.00} for a full scan; between the two the probe measures again, up to {Settings.ScanRounds} rounds, then says \"Inconclusive\".");
         output.AppendLine(s_numbers, $"- RW/sec: one thread, Buffered durability, 9-byte keys and 128-byte values over {Settings.ThroughputRecords:N0} preloaded records, {Settings.ThroughputDuration.TotalSeconds:0.#} s of reads (Get) then {Settings.ThroughputDuration.TotalSeconds:0.#} s of overwrites (Put).");
         foreach ((string name, string reason) in Unavailable)
         {
@@ -139,18 +140,21 @@ public sealed class AdrReport
         return output.ToString();
     }
 
-    /// <summary>"511 B", "1,024 B", "16 MiB": exact mebibytes as such, anything else in bytes.</summary>
-    public static string Bytes(long bytes) =>
-        bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0
-            ? string.Create(s_numbers, $"{bytes / (1024 * 1024):N0} MiB")
-            : string.Create(s_numbers, $"{bytes:N0} B");
+    /// <summary>"511 B", "1,024 B", "16 MiB", "4.5 GiB": whole mebibytes as such (gibibytes from 1 GiB), anything else in bytes.</summary>
+    public static string Bytes(long bytes) => bytes switch
+    {
+        >= 1L << 30 when bytes % (1024 * 1024) == 0 => string.Create(s_numbers, $"{bytes / (double)(1L << 30):0.##} GiB"),
+        >= 1024 * 1024 when bytes % (1024 * 1024) == 0 => string.Create(s_numbers, $"{bytes / (1024 * 1024):N0} MiB"),
+        _ => string.Create(s_numbers, $"{bytes:N0} B"),
+    };
 
     private static string SizeCell(SizeMeasurement size) =>
         size.ReachedSearchLimit ? $"Yes (≥ {Bytes(size.SearchLimitBytes)} tested)" : $"No (max {Bytes(size.LargestAcceptedBytes)})";
 
-    private static string GrowthCell(GrowthMeasurement growth) =>
+    /// <summary>The "Arbitrary Database Size" cell for <paramref name="growth"/>.</summary>
+    public static string GrowthCell(GrowthMeasurement growth) =>
         growth.Grew
-            ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen)"
+            ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen{(growth.CappedBy is null ? string.Empty : $"; stopped short of {Bytes(growth.TargetBytes)}: {growth.CappedBy}")})"
             : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from a {Bytes(growth.InitialBytes)} start)";
 
     private static string MultiProcessCell(MultiProcessMeasurement? measurement) => measurement switch
@@ -169,8 +173,17 @@ public sealed class AdrReport
         _ => level.ToString(),
     };
 
-    private static string ScanCell(ScanMeasurement scan) =>
-        string.Create(s_numbers, $"{(scan.Indexed ? "Yes, ordered index" : "Full scan")} ({scan.SizeRatio:0}x records took {scan.TimeRatio:0.0}x as long)");
+    /// <summary>The "Prefixed Key Scans" cell for <paramref name="scan"/>.</summary>
+    public static string ScanCell(ScanMeasurement scan)
+    {
+        string verdict = scan.Verdict switch
+        {
+            ScanVerdict.OrderedIndex => "Yes, ordered index",
+            ScanVerdict.FullScan => "Full scan",
+            _ => string.Create(s_numbers, $"Inconclusive after {scan.Rounds} rounds"),
+        };
+        return string.Create(s_numbers, $"{verdict} ({scan.SizeRatio:0}x records took {scan.TimeRatio:0.0}x as long; growth exponent {scan.Exponent:0.00})");
+    }
 
     /// <summary>Writes a kill loses are not Buffered writes: the cell says so rather than compare them as equals.</summary>
     private static string ThroughputCell(StoreMeasurement row) =>

@@ -50,6 +50,33 @@ public sealed class RecordSet
     /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> (<see cref="ValueBytes"/> long).</summary>
     public void WriteValue(long index, Span<byte> destination) => FillStream(Mix(Mix((ulong)index + Mix(Seed)) ^ 0x5851F42D4C957F2D), destination[..ValueBytes]);
 
+    /// <summary>
+    /// Writes version <paramref name="version"/> of record <paramref name="index"/>'s value: version 0 is
+    /// <see cref="WriteValue(long, Span{byte})"/>'s value, and every other version differs from it and from each other
+    /// (see <see cref="ValueVersion"/>), so a write of a new version always changes the bytes the key holds.
+    /// </summary>
+    public void WriteValue(long index, ulong version, Span<byte> destination)
+    {
+        WriteValue(index, destination);
+        ValueVersion.Change(destination[..ValueBytes], 0, version);
+    }
+
+    /// <summary>
+    /// Which version of record <paramref name="index"/>'s value <paramref name="value"/> is, or <see langword="null"/>
+    /// when it is no version of it (another length, or other bytes past the version stamp).
+    /// </summary>
+    public ulong? VersionOf(long index, ReadOnlySpan<byte> value)
+    {
+        if (value.Length != ValueBytes)
+        {
+            return null;
+        }
+
+        byte[] expected = Value(index);
+        int stamp = ValueVersion.StampBytes(ValueBytes);
+        return value[stamp..].SequenceEqual(expected.AsSpan(stamp)) ? ValueVersion.Between(expected, value) : null;
+    }
+
     /// <summary>Record <paramref name="index"/>'s key as a new array.</summary>
     public byte[] Key(long index)
     {
@@ -66,55 +93,77 @@ public sealed class RecordSet
         return value;
     }
 
-    /// <summary>Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1.</summary>
-    public IEnumerable<KeyValuePair<byte[], byte[]>> Records(long start, long count)
+    /// <summary>Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, their values at <paramref name="version"/>.</summary>
+    public IEnumerable<KeyValuePair<byte[], byte[]>> Records(long start, long count, ulong version = 0)
     {
         for (long i = start; i < start + count; i++)
         {
-            yield return new(Key(i), Value(i));
+            byte[] value = new byte[ValueBytes];
+            WriteValue(i, version, value);
+            yield return new(Key(i), value);
         }
     }
 
-    /// <summary>Writes records 0 to <paramref name="count"/> - 1 in batches of <paramref name="batchSize"/>, reporting progress after each batch.</summary>
-    public void Load(IKeyValueStore store, long count, int batchSize = 1000, IProgress<long>? progress = null)
+    /// <summary>
+    /// Writes records 0 to <paramref name="count"/> - 1 at <paramref name="version"/> in PutMany batches of
+    /// <paramref name="batchSize"/> (a batch of 1 is a Put per record), reporting progress after each batch.
+    /// </summary>
+    public void Load(IKeyValueStore store, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0) =>
+        Load(store, 0, count, batchSize, progress, version);
+
+    /// <summary>Writes records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, as <see cref="Load(IKeyValueStore, long, int, IProgress{long}?, ulong)"/> does.</summary>
+    public void Load(IKeyValueStore store, long start, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0)
     {
         ArgumentNullException.ThrowIfNull(store);
+        ArgumentOutOfRangeException.ThrowIfNegative(start);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batchSize);
-        for (long start = 0; start < count; start += batchSize)
+        byte[] value = new byte[ValueBytes];
+        for (long first = start; first < start + count; first += batchSize)
         {
-            long size = Math.Min(batchSize, count - start);
-            store.PutMany(Records(start, size).ToList());
-            progress?.Report(start + size);
+            long size = Math.Min(batchSize, start + count - first);
+            if (size == 1)
+            {
+                WriteValue(first, version, value);
+                store.Put(Key(first), value);
+            }
+            else
+            {
+                store.PutMany(Records(first, size, version).ToList());
+            }
+
+            progress?.Report(first + size - start);
         }
     }
 
     /// <summary>
     /// Reads back <paramref name="sampleSize"/> of records 0 to <paramref name="count"/> - 1 (all of them when the sample
-    /// is at least the count), spread evenly, and compares every byte.
+    /// is at least the count), spread evenly, and compares every byte with the values at <paramref name="version"/>.
     /// </summary>
-    public VerificationResult Verify(IKeyValueStore store, long count, long sampleSize = long.MaxValue)
+    public VerificationResult Verify(IKeyValueStore store, long count, long sampleSize = long.MaxValue, ulong version = 0)
     {
         ArgumentNullException.ThrowIfNull(store);
-        return Verify(key => store.Get(key), count, sampleSize);
+        return Verify(key => store.Get(key), count, sampleSize, version);
     }
 
     /// <summary>
-    /// <see cref="Verify(IKeyValueStore, long, long)"/> through <paramref name="read"/>, which returns a key's value or
+    /// <see cref="Verify(IKeyValueStore, long, long, ulong)"/> through <paramref name="read"/>, which returns a key's value or
     /// <see langword="null"/>: for readers that are not an <see cref="IKeyValueStore"/>, such as a raw-driver baseline.
     /// </summary>
-    public VerificationResult Verify(Func<byte[], byte[]?> read, long count, long sampleSize = long.MaxValue)
+    public VerificationResult Verify(Func<byte[], byte[]?> read, long count, long sampleSize = long.MaxValue, ulong version = 0)
     {
         ArgumentNullException.ThrowIfNull(read);
         long checkedCount = Math.Min(count, sampleSize);
         long missing = 0;
         long wrong = 0;
         long firstBad = -1;
+        byte[] expected = new byte[ValueBytes];
         for (long n = 0; n < checkedCount; n++)
         {
             long index = checkedCount == count ? n : n * count / checkedCount;
             byte[]? actual = read(Key(index));
-            bool ok = actual is not null && actual.AsSpan().SequenceEqual(Value(index));
+            WriteValue(index, version, expected);
+            bool ok = actual is not null && actual.AsSpan().SequenceEqual(expected);
             if (!ok)
             {
                 _ = actual is null ? missing++ : wrong++;

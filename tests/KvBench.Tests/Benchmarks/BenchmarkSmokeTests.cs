@@ -93,7 +93,7 @@ public sealed class BenchmarkSmokeTests
     [Fact]
     public void A_load_that_reads_back_wrong_bytes_aborts_the_setup()
     {
-        var records = new PreloadedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
+        var records = new VersionedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
         using Dataset dataset = Dataset.For(StoreNames.Memory, 16, TinyRecordCount);
 
         // Every key gets record 1's value: the read-back finds record 0 (always in the sample) wrong.
@@ -101,7 +101,7 @@ public sealed class BenchmarkSmokeTests
             StoreNames.Memory,
             open: path => PointTargets.Open(StoreNames.Memory, path),
             load: target => Enumerable.Range(0, TinyRecordCount).ToList().ForEach(i => target.Put(records.Key(i), records.Value(1))),
-            verify: target => records.Verify(key => target.Get(key))));
+            verify: target => records.Adopt(key => target.Get(key))));
     }
 
     private static void RunEveryBenchmarkOnce(object benchmark, Action setup, Action cleanup)

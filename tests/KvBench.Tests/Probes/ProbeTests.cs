@@ -46,9 +46,9 @@ public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
         using var directory = new TempDirectory();
         StoreCapabilities claimed = StoreCatalog.DeclaredCapabilities(StoreNames.FileSystem) with { OrderedPrefixScan = true };
 
-        ScanMeasurement scan = CapabilityProbes.PrefixScan(Open(StoreNames.FileSystem, claimed), directory.Path, s_testSettings.ScanSmallStoreRecords, s_testSettings.ScanLargeStoreRecords);
+        ScanMeasurement scan = PrefixScanProbe.Measure(Open(StoreNames.FileSystem, claimed), directory.Path, s_testSettings);
 
-        Assert.False(scan.Indexed, $"A scan over {scan.SizeRatio}x the files took only {scan.TimeRatio:0.0}x as long.");
+        Assert.True(scan.Verdict == ScanVerdict.FullScan, $"A scan over {scan.SizeRatio}x the files took {scan.TimeRatio:0.0}x as long (growth exponent {scan.Exponent:0.00}).");
     }
 
     [Fact]

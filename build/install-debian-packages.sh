@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages named as arguments when any is missing: the native libraries of the stores whose NuGet
+# packages this machine's NuGet source does not serve (liblmdb0, librocksdb7.8; KvBench binds them itself, see
+# src/KvBench.Stores/Lmdb and RocksDb), and the tools the tests measure with (strace counts device flushes). Run by the
+# builds that need them (KvBench.Stores, KvBench.Tests) when something is absent, so `dotnet test` and `dotnet run` set
+# up a fresh machine on their own; does nothing when every package is installed.
+set -euo pipefail
+
+missing=()
+for package in "$@"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "KvBench: ${missing[*]} missing; install with: sudo apt-get install ${missing[*]}" >&2
+  echo "KvBench: until then the rows that need them report themselves unavailable, and the tests that need them fail saying so." >&2
+  exit 0
+fi
+
+# Several builds may reach here at once; dpkg allows one installer at a time.
+exec 9>/tmp/kvbench-install-debian-packages.lock
+flock 9
+echo "KvBench: installing ${missing[*]} from Debian's packages"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
+  || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }

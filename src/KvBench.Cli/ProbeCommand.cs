@@ -1,0 +1,69 @@
+using System.CommandLine;
+
+using KvBench.Core;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
+using KvBench.Stores;
+
+namespace KvBench.Cli;
+
+/// <summary>
+/// <c>probe</c>: one capability probe on one row, as often as asked, each run printed as the ADR cell it would give, so a
+/// reader can check that a cell does not depend on luck.
+/// </summary>
+internal static class ProbeCommand
+{
+    private static readonly IReadOnlyDictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>> s_probes =
+        new Dictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>>(StringComparer.OrdinalIgnoreCase)
+        {
+            ["scan"] = (open, directory, settings) => AdrReport.ScanCell(PrefixScanProbe.Measure(open, directory, settings)),
+            ["growth"] = (open, directory, settings) => AdrReport.GrowthCell(CapabilityProbes.Growth(open, directory, settings.GrowthInitialBytes, settings.GrowthFactor)),
+        };
+
+    public static Command Create()
+    {
+        var probe = new Argument<string>("probe") { Description = $"Which probe: {string.Join(", ", s_probes.Keys)}." };
+        probe.AcceptOnlyFromAmong([.. s_probes.Keys]);
+        var repeat = new Option<int>("--repeat", "-r") { Description = "How many times to run it.", DefaultValueFactory = static _ => 1 };
+        repeat.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 1)
+            {
+                result.AddError("--repeat must be at least 1.");
+            }
+        });
+        var quick = new Option<bool>("--quick") { Description = "The settings of `kvbench adr --quick`." };
+        var full = new Option<bool>("--full") { Description = "The settings of `kvbench adr --full` (growth: past 4 GiB where the disk allows)." };
+        var workDirectory = new Option<DirectoryInfo>("--work-dir") { Description = "Scratch directory for the probe's stores. Default: a new folder under the system temp folder." };
+        var command = new Command("probe", "Runs one capability probe on one store, --repeat times, printing each run's ADR cell.")
+        {
+            probe, StoreArguments.Store, repeat, quick, full, workDirectory,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            string name = StoreCatalog.Names.First(row => row.Equals(parseResult.GetRequiredValue(StoreArguments.Store), StringComparison.OrdinalIgnoreCase));
+            string which = parseResult.GetRequiredValue(probe);
+            ProbeSettings settings = parseResult.GetValue(quick) ? ProbeSettings.Quick : parseResult.GetValue(full) ? ProbeSettings.Full : ProbeSettings.Default;
+            string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-probe-" + Guid.NewGuid().ToString("N"));
+            int runs = parseResult.GetValue(repeat);
+            try
+            {
+                for (int run = 1; run <= runs; run++)
+                {
+                    string cell = s_probes[which](options => StoreCatalog.Open(name, options), Path.Combine(scratch, run.ToString(System.Globalization.CultureInfo.InvariantCulture)), settings);
+                    parseResult.InvocationConfiguration.Output.WriteLine($"{name} {which} {run}/{runs}: {cell}");
+                }
+            }
+            finally
+            {
+                if (parseResult.GetValue(workDirectory) is null && Directory.Exists(scratch))
+                {
+                    Directory.Delete(scratch, recursive: true);
+                }
+            }
+
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+}
