@@ -100,7 +100,7 @@ public sealed class CliTests
         Assert.Contains("store locked", help.Output, StringComparison.Ordinal);
     }
 
-    private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.NextToApplication().RunAsync(arguments, s_timeout);
+    private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.Locate().RunAsync(arguments, s_timeout);
 
     private static (int ExitCode, string Output) Outcome(CliRunResult run) => (run.ExitCode, run.Output);
 }
