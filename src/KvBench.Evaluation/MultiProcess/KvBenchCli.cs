@@ -53,17 +53,17 @@ public sealed class KvBenchCli
     /// </summary>
     public static KvBenchCli Locate()
     {
-        // kvbench started through its own executable (the installed tool's command, or a build's bin/.../kvbench)
-        // starts that executable again: it finds the runtime exactly as the user's command did, and needs no `dotnet`
-        // on the PATH, which a tool installed by someone else does not promise.
+        // kvbench started through its own executable (the installed tool's command, a build's bin/.../kvbench, and
+        // `dotnet run`, which starts that apphost) starts that executable again: it finds the runtime exactly as the
+        // user's command did, and needs no `dotnet` on the PATH, which a tool installed by someone else does not promise.
         if (Environment.ProcessPath is { } processPath && Path.GetFileNameWithoutExtension(processPath) == CommandName)
         {
             return FromExecutable(processPath);
         }
 
-        // Everything else runs on a dotnet host: kvbench itself under `dotnet kvbench.dll` or `dotnet run` (its
-        // assembly is the application), and the tests and benchmarks, whose reference to KvBench.Cli copies kvbench.dll
-        // beside them. The child runs on the same host, hence the same runtime, as this process.
+        // Everything else runs on a dotnet host: kvbench itself under `dotnet kvbench.dll` (its assembly is the
+        // application), and the tests and benchmarks, whose reference to KvBench.Cli copies kvbench.dll beside them.
+        // The child runs on the same host, hence the same runtime, as this process.
         return FromAssembly(Path.Combine(AppContext.BaseDirectory, AssemblyFileName));
     }
 
