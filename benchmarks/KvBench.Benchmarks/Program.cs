@@ -79,7 +79,7 @@ public static class Program
                 resultsDirectory,
                 scratch,
                 full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
-                KvBenchCli.NextToApplication(),
+                KvBenchCli.Locate(),
                 line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
             File.WriteAllText(file, report.ToMarkdown());

@@ -54,7 +54,7 @@ internal static class AdrCommand
                     parseResult.GetValue(results)!.FullName,
                     scratch,
                     regenerate,
-                    KvBenchCli.NextToApplication(),
+                    KvBenchCli.Locate(),
                     console.WriteLine).ConfigureAwait(false);
                 file.Directory?.Create();
                 await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);

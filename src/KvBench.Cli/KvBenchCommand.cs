@@ -6,23 +6,28 @@ namespace KvBench.Cli;
 public static class KvBenchCommand
 {
     /// <summary>Builds the command tree.</summary>
-    public static RootCommand Create() => new($"""
-        kvbench: open any KvBench store by name and read, write, load or verify it.
-
-        {ExitCodes.Help}
-        """)
+    public static RootCommand Create()
     {
-        StoresCommand.Create(),
-        KeyValueCommands.Put(),
-        KeyValueCommands.Get(),
-        KeyValueCommands.Delete(),
-        KeyValueCommands.Scan(),
-        RecordCommands.Load(),
-        RecordCommands.Verify(),
-        AdrCommand.Create(),
-        ProbeCommand.Create(),
-        WorkerCommand.Create(),
-    };
+        var root = new RootCommand($"""
+            kvbench: open any KvBench store by name and read, write, load or verify it.
+
+            {ExitCodes.Help}
+            """)
+        {
+            StoresCommand.Create(),
+            KeyValueCommands.Put(),
+            KeyValueCommands.Get(),
+            KeyValueCommands.Delete(),
+            KeyValueCommands.Scan(),
+            RecordCommands.Load(),
+            RecordCommands.Verify(),
+            AdrCommand.Create(),
+            ProbeCommand.Create(),
+            WorkerCommand.Create(),
+        };
+        VersionAction.ReplaceOn(root);
+        return root;
+    }
 
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse exits with <see cref="ExitCodes.Usage"/>.</summary>
     public static int Invoke(string[] args, InvocationConfiguration? configuration = null)

@@ -43,6 +43,37 @@ public sealed class CliProcess : IAsyncDisposable
         _process.BeginErrorReadLine();
     }
 
+    /// <summary>Starts <paramref name="fileName"/> with <paramref name="arguments"/>, every stream to be redirected.</summary>
+    internal static ProcessStartInfo RedirectedStartInfo(string fileName, IEnumerable<string> arguments)
+    {
+        var startInfo = new ProcessStartInfo(fileName)
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (string argument in arguments)
+        {
+            startInfo.ArgumentList.Add(argument);
+        }
+
+        return startInfo;
+    }
+
+    /// <summary>Runs <paramref name="startInfo"/> to its end with no input and returns what it printed.</summary>
+    /// <param name="startInfo">The process, every stream redirected (see <see cref="RedirectedStartInfo"/>).</param>
+    /// <param name="timeout">How long the run may take; past it the process tree is killed.</param>
+    /// <exception cref="TimeoutException">The run overran <paramref name="timeout"/> and was killed.</exception>
+    internal static async Task<CliRunResult> RunAsync(ProcessStartInfo startInfo, TimeSpan timeout)
+    {
+        await using var process = new CliProcess(startInfo);
+        process.CloseInput();
+        int exitCode = await process.WaitForExitAsync(timeout).ConfigureAwait(false)
+            ?? throw new TimeoutException($"{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)} ran longer than {timeout.TotalSeconds:0.#} s and was killed. Its error output: {process.StandardError}");
+        return new CliRunResult(exitCode, string.Join('\n', await process.ReadAllOutputLinesAsync().ConfigureAwait(false)), process.StandardError);
+    }
+
     /// <summary>Standard output, line by line; completes when the process closes it.</summary>
     public ChannelReader<string> OutputLines => _outputLines.Reader;
 

@@ -89,8 +89,13 @@ internal sealed class SqliteStore : StoreAdapter
         Durability = DurabilityTiers.All,
     };
 
-    internal static string Engine() =>
-        $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+    internal static string Engine()
+    {
+        // Asked before any store is opened too (`kvbench --version`): SQLitePCLRaw has no native library until the
+        // bundle is initialised, which Microsoft.Data.Sqlite otherwise does on its first connection. Init is idempotent.
+        Batteries_V2.Init();
+        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+    }
 
     internal static void Check(int rc, sqlite3 db)
     {

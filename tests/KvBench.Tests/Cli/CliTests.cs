@@ -59,8 +59,12 @@ public sealed class CliTests
     [Fact]
     public async Task Stores_lists_every_row_with_its_declared_multi_process_level()
     {
-        CliRunResult stores = await Run(["stores"]);
+        AssertListsEveryRowWithItsMultiProcessLevel(await Run(["stores"]));
+    }
 
+    /// <summary>What <c>kvbench stores</c> must print, however kvbench was started.</summary>
+    internal static void AssertListsEveryRowWithItsMultiProcessLevel(CliRunResult stores)
+    {
         Assert.Equal(ExitCodes.Ok, stores.ExitCode);
         string[] lines = stores.Output.Split('\n');
         foreach (string name in StoreCatalog.Names)
@@ -100,7 +104,11 @@ public sealed class CliTests
         Assert.Contains("store locked", help.Output, StringComparison.Ordinal);
     }
 
-    private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.NextToApplication().RunAsync(arguments, s_timeout);
+    [Fact]
+    public void From_a_build_the_second_process_is_the_kvbench_dll_beside_the_application() =>
+        Assert.Equal(Path.Combine(AppContext.BaseDirectory, KvBenchCli.AssemblyFileName), KvBenchCli.Locate().Location);
+
+    private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.Locate().RunAsync(arguments, s_timeout);
 
     private static (int ExitCode, string Output) Outcome(CliRunResult run) => (run.ExitCode, run.Output);
 }

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Cli;
@@ -57,7 +56,7 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         // Version 1 of the first records, then version 2 of those and Puts more: every Put of both runs changes the bytes its key holds.
         long fewer = await CountFlushes(directory, ["load", .. store, "--count", Count(BaseRecords), "--batch", "1", "--value-version", "1"]);
         long more = await CountFlushes(directory, ["load", .. store, "--count", Count(BaseRecords + Puts), "--batch", "1", "--value-version", "2"]);
-        CliRunResult reopened = await KvBenchCli.NextToApplication().RunAsync(["verify", .. store, "--count", Count(BaseRecords + Puts), "--value-version", "2"], s_timeout);
+        CliRunResult reopened = await KvBenchCli.Locate().RunAsync(["verify", .. store, "--count", Count(BaseRecords + Puts), "--value-version", "2"], s_timeout);
 
         double perPut = (double)(more - fewer) / Puts;
         output.WriteLine($"{name} {durability}: {more} flush calls for {BaseRecords + Puts} changed Puts, {fewer} for {BaseRecords}: {perPut:0.00} per Put.");
@@ -108,41 +107,11 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
     private static async Task<long> CountFlushes(TempDirectory directory, string[] arguments)
     {
         string summary = directory.Combine($"strace-{Guid.NewGuid():N}.txt");
-        var startInfo = new ProcessStartInfo(Strace)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in (string[])["-f", "--seccomp-bpf", "-qq", "-c", "-e", $"trace={FlushCalls}", "-o", summary, DotnetHost, KvBenchCli.NextToApplication().AssemblyPath, .. arguments])
-        {
-            startInfo.ArgumentList.Add(argument);
-        }
-
-        startInfo.Environment["NO_COLOR"] = "1";
-        using Process process = Process.Start(startInfo)!;
-        Task<string> error = process.StandardError.ReadToEndAsync();
-        Task<string> standardOutput = process.StandardOutput.ReadToEndAsync();
-        using (var timeout = new CancellationTokenSource(s_timeout))
-        {
-            try
-            {
-                await process.WaitForExitAsync(timeout.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                process.Kill(entireProcessTree: true);
-                throw new TimeoutException($"kvbench {string.Join(' ', arguments)} under strace ran longer than {s_timeout.TotalSeconds} s.");
-            }
-        }
-
-        Assert.True(process.ExitCode == 0, $"kvbench {string.Join(' ', arguments)} under strace exited with {process.ExitCode}: {await error} {await standardOutput}");
+        CliRunResult run = await KvBenchCli.Locate().RunUnderAsync(Strace, ["-f", "--seccomp-bpf", "-qq", "-c", "-e", $"trace={FlushCalls}", "-o", summary], arguments, s_timeout);
+        Assert.True(run.ExitCode == 0, $"kvbench {string.Join(' ', arguments)} under strace exited with {run.ExitCode}: {run.Error} {run.Output}");
 
         // strace -c ends with "100.00 <seconds> <usecs/call> <calls> [errors] total"; with no traced call it writes nothing.
         string? total = File.Exists(summary) ? File.ReadLines(summary).FirstOrDefault(line => line.TrimEnd().EndsWith(" total", StringComparison.Ordinal)) : null;
         return total is null ? 0 : long.Parse(total.Split(' ', StringSplitOptions.RemoveEmptyEntries)[3], CultureInfo.InvariantCulture);
     }
-
-    /// <summary>The dotnet host running the tests (the SDK sets DOTNET_HOST_PATH for what it starts), so the CLI runs on the same runtime.</summary>
-    private static string DotnetHost => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
 }

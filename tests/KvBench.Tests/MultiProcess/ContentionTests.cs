@@ -18,7 +18,7 @@ public sealed class ContentionTests(ITestOutputHelper output)
     public async Task Two_Sqlite_WAL_writers_at_full_speed_see_no_busy_error_and_lose_no_write()
     {
         using var directory = new TempDirectory();
-        var probe = new MultiProcessProbe(KvBenchCli.NextToApplication());
+        var probe = new MultiProcessProbe(KvBenchCli.Locate());
 
         ContentionResult result = await probe.RunContentionAsync(StoreNames.SqliteWal, directory.Path, TimeSpan.FromSeconds(3));
 
@@ -34,7 +34,7 @@ public sealed class ContentionTests(ITestOutputHelper output)
     {
         const long InitialMapBytes = 1024 * 1024;
         using var directory = new TempDirectory();
-        var probe = new MultiProcessProbe(KvBenchCli.NextToApplication());
+        var probe = new MultiProcessProbe(KvBenchCli.Locate());
 
         ContentionResult result = await probe.RunContentionAsync(
             StoreNames.Lmdb, directory.Path, TimeSpan.FromSeconds(2), initialSizeBytes: InitialMapBytes, flushEachWrite: false);

@@ -21,7 +21,7 @@ public sealed class MultiProcessLevelTests(ITestOutputHelper output)
     public async Task Two_processes_show_the_declared_multi_process_level(string name)
     {
         using var directory = new TempDirectory();
-        var probe = new MultiProcessProbe(KvBenchCli.NextToApplication());
+        var probe = new MultiProcessProbe(KvBenchCli.Locate());
 
         MultiProcessMeasurement measured = await probe.MeasureAsync(name, directory.Path);
 

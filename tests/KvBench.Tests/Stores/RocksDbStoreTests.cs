@@ -32,7 +32,7 @@ public sealed class RocksDbStoreTests
 
         // The built CLI, started as a worker, holds the store read-write the way a second KvBench process would.
         var holderOptions = new WorkerOptions { Store = StoreNames.RocksDb, Directory = directory.Path, Name = "holder", Peer = "nobody" };
-        await using (WorkerProcess holder = WorkerProcess.Start(KvBenchCli.NextToApplication(), holderOptions))
+        await using (WorkerProcess holder = WorkerProcess.Start(KvBenchCli.Locate(), holderOptions))
         {
             Assert.True(await holder.WaitForAsync(WorkerMessage.Ready, TimeSpan.FromSeconds(30)), "The holding process never opened the store.");
             StoreLockedException error = Assert.Throws<StoreLockedException>(() => Open(directory, StoreAccess.ReadWrite));
