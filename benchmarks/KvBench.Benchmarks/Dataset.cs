@@ -17,6 +17,8 @@ internal sealed class Dataset : IDisposable
     /// <summary>The environment variable, inherited by BenchmarkDotNet's child processes, that names the run's shared dataset root.</summary>
     public const string SharedRootVariable = "KVBENCH_BENCHMARK_DATASETS";
 
+    private const string FailuresFileName = "lost-writes.txt";
+
     private readonly bool _shared;
 
     private Dataset(string path, bool shared)
@@ -38,6 +40,36 @@ internal sealed class Dataset : IDisposable
         Environment.GetEnvironmentVariable(SharedRootVariable) is { Length: > 0 } root
             ? new Dataset(System.IO.Path.Combine(root, $"{row}-{valueBytes}B-{recordCount}"), shared: true)
             : new Dataset(System.IO.Path.Combine(System.IO.Path.GetTempPath(), "kvbench-benchmarks", $"{row}-{Guid.NewGuid():N}"), shared: false);
+
+    /// <summary>
+    /// Throws when <paramref name="lastWrites"/> found a key without the version written last, and, in a run started by
+    /// <see cref="Program"/>, also writes the failure into the run's root, where <see cref="Failures"/> finds it: a
+    /// benchmark process that throws in its global cleanup prints the error, but whether its report counts as failed is
+    /// BenchmarkDotNet's choice, and a skipped write must fail the run whatever it chooses.
+    /// </summary>
+    public static void ThrowIfWritesLost(string row, VerificationResult lastWrites)
+    {
+        ArgumentNullException.ThrowIfNull(lastWrites);
+        if (lastWrites.Ok)
+        {
+            return;
+        }
+
+        string failure = $"{row}: {lastWrites.Missing} of {lastWrites.Checked} keys missing and {lastWrites.Wrong} without the value written last (first bad index {lastWrites.FirstBadIndex}).";
+        if (Environment.GetEnvironmentVariable(SharedRootVariable) is { Length: > 0 } root)
+        {
+            File.AppendAllLines(System.IO.Path.Combine(root, FailuresFileName), [failure]);
+        }
+
+        throw new InvalidDataException(failure);
+    }
+
+    /// <summary>The lost-write failures the benchmark processes of the run rooted at <paramref name="root"/> recorded.</summary>
+    public static IReadOnlyList<string> Failures(string root)
+    {
+        string path = System.IO.Path.Combine(root, FailuresFileName);
+        return File.Exists(path) ? File.ReadAllLines(path) : [];
+    }
 
     /// <summary>A fresh root for one run's shared datasets, under the system temp directory.</summary>
     public static string CreateSharedRoot() =>

@@ -95,7 +95,7 @@ public class PointOperations
         {
             if (_target is not null)
             {
-                _records!.VerifyLastWrites(key => _target.Get(key)).ThrowIfFailed(Type);
+                Dataset.ThrowIfWritesLost(Type, _records!.VerifyLastWrites(key => _target.Get(key)));
             }
         }
         finally

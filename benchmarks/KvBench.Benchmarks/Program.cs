@@ -15,7 +15,7 @@ namespace KvBench.Benchmarks;
 /// probes and the ADR file (<see cref="AdrFileName"/>), then where the tables are. With <c>--full</c>: the same at
 /// BenchmarkDotNet's default precision and the probes' full settings. Anything else goes to BenchmarkDotNet
 /// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran and no declared
-/// capability was contradicted.
+/// capability was contradicted and every key held the value a benchmark wrote to it last.
 /// </summary>
 public static class Program
 {
@@ -41,6 +41,7 @@ public static class Program
         }
 
         Summary[] summaries;
+        IReadOnlyList<string> lostWrites;
         try
         {
             summaries = args switch
@@ -52,7 +53,13 @@ public static class Program
         }
         finally
         {
+            lostWrites = Dataset.Failures(datasets);
             Directory.Delete(datasets, recursive: true);
+        }
+
+        foreach (string lost in lostWrites)
+        {
+            Console.WriteLine($"Write check failed: {lost}");
         }
 
         foreach (Summary summary in summaries)
@@ -63,7 +70,7 @@ public static class Program
         bool isEvaluation = args is [] or [FullSwitch];
         bool claimsHold = !isEvaluation || WriteAdr(summaries, full: args is [FullSwitch]);
         PrintTables(summaries, started);
-        return summaries.All(Succeeded) && claimsHold ? 0 : 1;
+        return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 ? 0 : 1;
     }
 
     /// <summary>Probes every row and writes <see cref="AdrFileName"/> beside the results; whether every declared capability held.</summary>

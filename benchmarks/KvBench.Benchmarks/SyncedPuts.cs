@@ -98,7 +98,7 @@ public class SyncedPuts
         {
             if (_store is not null)
             {
-                _records!.VerifyLastWrites(key => _store.Get(key)).ThrowIfFailed(Type);
+                Dataset.ThrowIfWritesLost(Type, _records!.VerifyLastWrites(key => _store.Get(key)));
             }
         }
         finally
