@@ -46,8 +46,8 @@ public static class Program
         {
             summaries = args switch
             {
-                [] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(KvBenchConfig.EvaluationJob)),
-                [FullSwitch] => BenchmarkRunner.Run([typeof(PointOperations), typeof(SyncedPuts)], KvBenchConfig.Create(Job.Default)),
+                [] => RunEvaluation(KvBenchConfig.EvaluationJob),
+                [FullSwitch] => RunEvaluation(Job.Default),
                 _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, KvBenchConfig.ForCommandLine())],
             };
         }
@@ -72,6 +72,10 @@ public static class Program
         PrintTables(summaries, started);
         return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 ? 0 : 1;
     }
+
+    /// <summary>Point operations with <paramref name="pointJob"/>, then synced puts with their own default job (<see cref="SlowOperationsAttribute"/>).</summary>
+    private static Summary[] RunEvaluation(Job pointJob) =>
+        [BenchmarkRunner.Run<PointOperations>(KvBenchConfig.Create(pointJob)), BenchmarkRunner.Run<SyncedPuts>(KvBenchConfig.Create(job: null))];
 
     /// <summary>Probes every row and writes <see cref="AdrFileName"/> beside the results; whether every declared capability held.</summary>
     private static bool WriteAdr(Summary[] summaries, bool full)

@@ -23,22 +23,26 @@ internal static class KvBenchConfig
         .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(150));
 
     /// <summary>
-    /// The config, running <paramref name="job"/>. BenchmarkDotNet's default out-of-process toolchain is kept: 0.14.0
-    /// builds and runs a net10.0 benchmark process (checked), and a process per case keeps one row's heap and
-    /// threads from disturbing the next row's numbers.
+    /// The config, running <paramref name="job"/>, or each class's default job (BenchmarkDotNet's, or the class's own
+    /// such as <see cref="SlowOperationsAttribute"/>) when it is <see langword="null"/>. BenchmarkDotNet's default
+    /// out-of-process toolchain is kept: 0.14.0 builds and runs a net10.0 benchmark process (checked), and a process per
+    /// case keeps one row's heap and threads from disturbing the next row's numbers.
     /// </summary>
-    public static IConfig Create(Job job) => ManualConfig.CreateEmpty()
-        .AddJob(job)
-        .AddLogger(DefaultConfig.Instance.GetLoggers().ToArray())
-        .AddAnalyser(DefaultConfig.Instance.GetAnalysers().ToArray())
-        .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
-        .AddColumnProvider(DefaultColumnProviders.Instance)
-        .AddDiagnoser(MemoryDiagnoser.Default)
-        .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
-        .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
-        // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
-        .WithOption(ConfigOptions.StopOnFirstError, true);
+    public static IConfig Create(Job? job)
+    {
+        ManualConfig config = ManualConfig.CreateEmpty()
+            .AddLogger(DefaultConfig.Instance.GetLoggers().ToArray())
+            .AddAnalyser(DefaultConfig.Instance.GetAnalysers().ToArray())
+            .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddDiagnoser(MemoryDiagnoser.Default)
+            .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
+            .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
+            // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
+            .WithOption(ConfigOptions.StopOnFirstError, true);
+        return job is null ? config : config.AddJob(job);
+    }
 
-    /// <summary>For BenchmarkDotNet's own arguments: the default job is only a default, so <c>--job</c> replaces it.</summary>
-    public static IConfig ForCommandLine() => Create(Job.Default.AsDefault());
+    /// <summary>For BenchmarkDotNet's own arguments: no job of KvBench's, so <c>--job</c> chooses, and without it each class runs its default job.</summary>
+    public static IConfig ForCommandLine() => Create(job: null);
 }
