@@ -47,7 +47,7 @@ internal sealed class Dataset : IDisposable
     /// benchmark process that throws in its global cleanup prints the error, but whether its report counts as failed is
     /// BenchmarkDotNet's choice, and a skipped write must fail the run whatever it chooses.
     /// </summary>
-    public static void ThrowIfWritesLost(string row, VerificationResult lastWrites)
+    private static void ThrowIfWritesLost(string row, VerificationResult lastWrites)
     {
         ArgumentNullException.ThrowIfNull(lastWrites);
         if (lastWrites.Ok)
@@ -62,6 +62,27 @@ internal sealed class Dataset : IDisposable
         }
 
         throw new InvalidDataException(failure);
+    }
+
+    /// <summary>
+    /// A benchmark's global cleanup: checks through <paramref name="read"/> that every one of <paramref name="records"/>
+    /// holds the version written last (see <see cref="ThrowIfWritesLost"/>), then disposes <paramref name="opened"/> and
+    /// <paramref name="dataset"/> whatever the check found. Nothing is checked when the setup failed before opening.
+    /// </summary>
+    public static void CloseChecked(Dataset? dataset, string row, VersionedRecords? records, IDisposable? opened, Func<byte[], byte[]?> read)
+    {
+        try
+        {
+            if (opened is not null && records is not null)
+            {
+                ThrowIfWritesLost(row, records.VerifyLastWrites(read));
+            }
+        }
+        finally
+        {
+            opened?.Dispose();
+            dataset?.Dispose();
+        }
     }
 
     /// <summary>The lost-write failures the benchmark processes of the run rooted at <paramref name="root"/> recorded.</summary>

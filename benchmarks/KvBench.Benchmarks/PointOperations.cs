@@ -89,19 +89,5 @@ public class PointOperations
 
     /// <summary>Fails the case when any key does not hold the version written last: a skipped write is no result.</summary>
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        try
-        {
-            if (_target is not null)
-            {
-                Dataset.ThrowIfWritesLost(Type, _records!.VerifyLastWrites(key => _target.Get(key)));
-            }
-        }
-        finally
-        {
-            _target?.Dispose();
-            _dataset?.Dispose();
-        }
-    }
+    public void Cleanup() => Dataset.CloseChecked(_dataset, Type, _records, _target, key => _target!.Get(key));
 }

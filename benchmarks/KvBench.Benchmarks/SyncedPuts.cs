@@ -92,19 +92,5 @@ public class SyncedPuts
 
     /// <summary>Fails the case when any key does not hold the version written last: a skipped write is no result.</summary>
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        try
-        {
-            if (_store is not null)
-            {
-                Dataset.ThrowIfWritesLost(Type, _records!.VerifyLastWrites(key => _store.Get(key)));
-            }
-        }
-        finally
-        {
-            _store?.Dispose();
-            _dataset?.Dispose();
-        }
-    }
+    public void Cleanup() => Dataset.CloseChecked(_dataset, Type, _records, _store, key => _store!.Get(key));
 }

@@ -104,6 +104,22 @@ public sealed class BenchmarkSmokeTests
             verify: target => records.Adopt(key => target.Get(key))));
     }
 
+    [Fact]
+    public void A_case_whose_last_write_the_store_does_not_hold_fails_its_cleanup_and_still_closes_the_store()
+    {
+        var records = new VersionedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
+        Dataset dataset = Dataset.For(StoreNames.Memory, 16, TinyRecordCount);
+        IPointTarget target = PointTargets.Open(StoreNames.Memory, dataset.Path);
+        target.Load(records.Records, TinyRecordCount);
+
+        // The benchmark moved record 5 to its next version, but the write never reached the store.
+        records.Rewrite(5);
+
+        InvalidDataException lost = Assert.Throws<InvalidDataException>(() => Dataset.CloseChecked(dataset, StoreNames.Memory, records, target, key => target.Get(key)));
+        Assert.Contains("first bad index 5", lost.Message, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(dataset.Path));
+    }
+
     private static void RunEveryBenchmarkOnce(object benchmark, Action setup, Action cleanup)
     {
         setup();
