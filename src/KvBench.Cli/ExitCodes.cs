@@ -26,6 +26,9 @@ public static class ExitCodes
     /// <summary>The store's package or native library cannot be had on this machine.</summary>
     public const int StoreUnavailable = 6;
 
+    /// <summary>A read-only or secondary open found no store in the directory; nothing was created.</summary>
+    public const int StoreNotFound = 7;
+
     /// <summary>The exit codes as <c>--help</c> shows them.</summary>
     internal const string Help = """
         Exit codes:
@@ -37,6 +40,7 @@ public static class ExitCodes
           4  not found: get or delete found no such key
           5  verification failed: verify found records missing or with other bytes
           6  store unavailable: its package or native library cannot be had on this machine
+          7  store not found: --access ReadOnly or Secondary found no store in --dir; nothing was created
         """;
 
     /// <summary>
@@ -47,6 +51,7 @@ public static class ExitCodes
     {
         StoreLockedException => StoreLocked,
         StoreUnavailableException => StoreUnavailable,
+        StoreNotFoundException => StoreNotFound,
         KeyValueStoreException or EmptyKeyException or SizeLimitExceededException => Error,
         _ => null,
     };

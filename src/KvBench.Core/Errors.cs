@@ -28,6 +28,27 @@ public sealed class StoreLockedException : KeyValueStoreException
     public string Directory { get; }
 }
 
+/// <summary>
+/// A read-only or secondary open found no store of that kind in the directory. Nothing was created: an open that was
+/// asked only to read leaves the file system as it found it.
+/// </summary>
+public sealed class StoreNotFoundException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, opened as <paramref name="access"/>.</summary>
+    public StoreNotFoundException(string storeName, string directory, StoreAccess access)
+        : base($"No {storeName} store at '{directory}' to open {access}; nothing was created there.")
+    {
+        StoreName = storeName;
+        Directory = directory;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The directory that holds no such store.</summary>
+    public string Directory { get; }
+}
+
 /// <summary>A write was attempted on a store opened read-only or as a secondary.</summary>
 public sealed class StoreReadOnlyException : KeyValueStoreException
 {

@@ -14,15 +14,15 @@ public static class StoreCatalog
 {
     private static readonly StoreRow[] s_rows =
     [
-        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), Engine: SqliteStore.Engine),
-        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), Engine: SqliteStore.Engine),
-        new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.CheckAvailability, LmdbStore.Engine),
-        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
-        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, LiteDbRows.CheckAvailability),
-        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbNative.CheckAvailability, RocksDbNative.Engine),
-        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), Engine: FasterStore.Engine),
-        new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), Engine: FileSystemStore.Engine),
-        new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), Engine: MemoryStore.Engine),
+        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine),
+        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine),
+        new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine),
+        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
+        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
+        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbNative.CheckAvailability, RocksDbNative.Engine),
+        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), FasterStore.HoldsStore, Engine: FasterStore.Engine),
+        new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), FileSystemStore.HoldsStore, Engine: FileSystemStore.Engine),
+        new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), HoldsStore: null, Engine: MemoryStore.Engine),
     ];
 
     /// <summary>Every row, in table order, including rows whose store cannot be had on this machine.</summary>
@@ -49,6 +49,7 @@ public static class StoreCatalog
     /// <exception cref="StoreUnavailableException">The row's store cannot be had on this machine.</exception>
     /// <exception cref="DurabilityNotOfferedException">The row persists data but cannot reach the tier asked for.</exception>
     /// <exception cref="StoreLockedException">Another process holds the store.</exception>
+    /// <exception cref="StoreNotFoundException">A read-only or secondary open found no such store in the directory (nothing is created).</exception>
     public static IKeyValueStore Open(string name, StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -65,6 +66,13 @@ public static class StoreCatalog
             throw new DurabilityNotOfferedException(row.Name, options.Durability, offered);
         }
 
+        // Checked here, before any adapter runs, so an open that was asked only to read never creates a directory or a
+        // file, and every row answers a missing store with the same error.
+        if (options.Access != StoreAccess.ReadWrite && row.HoldsStore is { } holdsStore && !holdsStore(Path.GetFullPath(options.Directory)))
+        {
+            throw new StoreNotFoundException(row.Name, options.Directory, options.Access);
+        }
+
         return row.Open(row.Name, options);
     }
 
@@ -78,6 +86,11 @@ public static class StoreCatalog
     /// <param name="Name">The row name.</param>
     /// <param name="Declared">The adapter's claims.</param>
     /// <param name="Open">Opens the store, given the row name and options.</param>
+    /// <param name="HoldsStore">
+    /// Whether a directory (full path) holds a store of this row's kind, looked at before a read-only or secondary open;
+    /// <see langword="null"/> for a row that keeps no files (Memory) or has no adapter here (LiteDB: unavailable, which
+    /// the catalog says before it would look).
+    /// </param>
     /// <param name="CheckAvailability">
     /// Says why the store cannot be had here (its package is not served, its native library does not load), or
     /// returns <see langword="null"/>. Asked once, on first use of the catalog.
@@ -87,6 +100,7 @@ public static class StoreCatalog
         string Name,
         StoreCapabilities Declared,
         Func<string, StoreOptions, IKeyValueStore> Open,
+        Func<string, bool>? HoldsStore,
         Func<string?>? CheckAvailability = null,
         Func<string>? Engine = null)
     {

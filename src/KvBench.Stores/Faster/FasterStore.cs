@@ -69,15 +69,12 @@ internal sealed unsafe class FasterStore : StoreAdapter
     private readonly Lock[] _deleteGates = [.. Enumerable.Range(0, DeleteStripes).Select(_ => new Lock())];
     private long _pendingReads;
 
+    private const string CheckpointDirectoryName = "checkpoints";
+
     public FasterStore(string name, StoreOptions options)
         : base(name, Declared, options.Access)
     {
         bool readWrite = options.Access == StoreAccess.ReadWrite;
-        if (!readWrite && !Directory.Exists(options.Directory))
-        {
-            throw new DirectoryNotFoundException($"No {name} store at '{options.Directory}' to open {options.Access}.");
-        }
-
         Directory.CreateDirectory(options.Directory);
         _lock = StoreDirectoryLock.Acquire(name, options.Directory);
         var opened = new List<IDisposable> { _lock };
@@ -85,13 +82,14 @@ internal sealed unsafe class FasterStore : StoreAdapter
         {
             _checkpoints = new DeviceLogCommitCheckpointManager(
                 new LocalStorageNamedDeviceFactory(),
-                new DefaultCheckpointNamingScheme(Path.Combine(options.Directory, "checkpoints")),
+                new DefaultCheckpointNamingScheme(Path.Combine(options.Directory, CheckpointDirectoryName)),
                 removeOutdated: true);
             opened.Add(_checkpoints);
             bool hasCheckpoint = _checkpoints.GetLogCheckpointTokens().Any();
             if (!readWrite && !hasCheckpoint)
             {
-                throw new DirectoryNotFoundException($"No {name} checkpoint at '{options.Directory}' to open {options.Access}: nothing was flushed there.");
+                // The directory was written to but never flushed: to a reader there is no store yet.
+                throw new StoreNotFoundException(name, options.Directory, options.Access);
             }
 
             // Devices.CreateLogDevice gives the managed device on Linux (the native one needs libnative_device.so,
@@ -124,6 +122,9 @@ internal sealed unsafe class FasterStore : StoreAdapter
     }
 
     internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of("Microsoft.FASTER.Core")} (managed log device)";
+
+    /// <summary>Whether <paramref name="directory"/> holds a FASTER store: its checkpoint directory, which a store gets at its first open.</summary>
+    internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, CheckpointDirectoryName));
 
     internal static StoreCapabilities Declared { get; } = new()
     {

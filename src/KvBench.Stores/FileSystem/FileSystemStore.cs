@@ -29,10 +29,12 @@ internal sealed partial class FileSystemStore : StoreAdapter
     private readonly string _tempDirectory;
     private readonly bool _synced;
 
+    private const string DataDirectoryName = "data";
+
     public FileSystemStore(string name, StoreOptions options)
         : base(name, Declared, options.Access)
     {
-        _dataDirectory = Path.GetFullPath(Path.Combine(options.Directory, "data"));
+        _dataDirectory = Path.GetFullPath(Path.Combine(options.Directory, DataDirectoryName));
         _tempDirectory = Path.GetFullPath(Path.Combine(options.Directory, "tmp"));
         _synced = options.Durability == Durability.Synced;
         if (options.Access == StoreAccess.ReadWrite)
@@ -40,11 +42,10 @@ internal sealed partial class FileSystemStore : StoreAdapter
             Directory.CreateDirectory(_dataDirectory);
             Directory.CreateDirectory(_tempDirectory);
         }
-        else if (!Directory.Exists(_dataDirectory))
-        {
-            throw new DirectoryNotFoundException($"No {name} store at '{options.Directory}' to open read-only.");
-        }
     }
+
+    /// <summary>Whether <paramref name="directory"/> holds a file-system store: its data directory.</summary>
+    internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, DataDirectoryName));
 
     internal static StoreCapabilities Declared { get; } = new()
     {

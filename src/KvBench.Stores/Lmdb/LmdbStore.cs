@@ -73,6 +73,9 @@ internal sealed unsafe class LmdbStore : StoreAdapter
     private long _mapBytes;
     private int _mapResizes;
 
+    /// <summary>Whether <paramref name="directory"/> holds an LMDB environment: its data file.</summary>
+    internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
+
     public LmdbStore(string name, StoreOptions options)
         : base(name, Declared, options.Access)
     {
@@ -80,11 +83,6 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes, nameof(options.InitialSizeBytes));
         _path = Path.TrimEndingDirectorySeparator(Path.GetFullPath(options.Directory));
         bool readOnly = options.Access != StoreAccess.ReadWrite;
-        if (readOnly && !File.Exists(Path.Combine(_path, DataFileName)))
-        {
-            throw new FileNotFoundException($"No {name} store at '{_path}' to open read-only.", Path.Combine(_path, DataFileName));
-        }
-
         Directory.CreateDirectory(_path);
         Register(_path);
         try

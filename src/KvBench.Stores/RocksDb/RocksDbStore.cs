@@ -35,6 +35,9 @@ internal sealed class RocksDbStore : StoreAdapter
     private readonly bool _syncedWrites;
     private readonly string? _secondaryPath;
 
+    /// <summary>Whether <paramref name="directory"/> holds a RocksDB database: the CURRENT file that names its manifest.</summary>
+    internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, "CURRENT"));
+
     public RocksDbStore(string name, StoreOptions options)
         : base(name, Declared, options.Access)
     {

@@ -78,6 +78,9 @@ internal sealed class SqliteStore : StoreAdapter
         _rollback = Prepare("ROLLBACK");
     }
 
+    /// <summary>Whether <paramref name="directory"/> holds a SQLite store: its database file.</summary>
+    internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, FileName));
+
     internal static StoreCapabilities Declared { get; } = new()
     {
         // SQLITE_MAX_LENGTH (1,000,000,000) bounds a whole row; half each keeps a row with both at their limits legal.

@@ -1,6 +1,7 @@
 using System.Text;
 
 using KvBench.Cli;
+using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
@@ -36,6 +37,20 @@ public sealed class CliTests
         Assert.Contains("no such key", gone.Error, StringComparison.Ordinal);
         Assert.Equal(ExitCodes.NotFound, (await Run(["delete", .. store, "user:1"])).ExitCode);
         Assert.Equal((ExitCodes.Ok, "other\tx"), Outcome(await Run(["scan", .. store, "o"])));
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    public async Task Reading_a_store_that_is_not_there_prints_one_line_exits_with_its_code_and_creates_nothing(string name)
+    {
+        using var directory = new TempDirectory();
+        string missing = directory.Combine("nothing-here");
+
+        CliRunResult get = await Run(["get", "--store", name, "--dir", missing, "--access", "ReadOnly", "user:1"]);
+
+        Assert.Equal(ExitCodes.StoreNotFound, get.ExitCode);
+        Assert.Equal($"kvbench: {new StoreNotFoundException(name, missing, StoreAccess.ReadOnly).Message}", get.Error.Trim());
+        Assert.False(Directory.Exists(missing));
     }
 
     [Fact]

@@ -15,6 +15,7 @@ public sealed class ExitCodeTests
     {
         { new StoreLockedException("Row", "/data"), ExitCodes.StoreLocked },
         { new StoreUnavailableException("Row", "its package is not served here"), ExitCodes.StoreUnavailable },
+        { new StoreNotFoundException("Row", "/data", StoreAccess.ReadOnly), ExitCodes.StoreNotFound },
         { new StoreReadOnlyException("Row", StoreAccess.ReadOnly), ExitCodes.Error },
         { new KeyTooLargeException("Row", 512, 511), ExitCodes.Error },
         { new EmptyKeyException("key"), ExitCodes.Error },
@@ -44,7 +45,7 @@ public sealed class ExitCodeTests
     [Fact]
     public void Exit_codes_are_distinct()
     {
-        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable];
+        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable, ExitCodes.StoreNotFound];
         Assert.Equal(codes.Length, codes.Distinct().Count());
     }
 }

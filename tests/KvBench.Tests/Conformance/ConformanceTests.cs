@@ -326,6 +326,26 @@ public sealed class ConformanceTests
 
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    public void Opening_a_missing_store_to_read_gives_the_typed_error_and_creates_nothing(string name)
+    {
+        using var directory = new TempDirectory();
+        string missing = directory.Combine("missing");
+        string empty = Directory.CreateDirectory(directory.Combine("empty")).FullName;
+
+        foreach (StoreAccess access in (StoreAccess[])[StoreAccess.ReadOnly, StoreAccess.Secondary])
+        {
+            StoreNotFoundException notThere = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = missing, Access = access }));
+            StoreNotFoundException notInside = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = empty, Access = access }));
+
+            Assert.Equal(name, notThere.StoreName);
+            Assert.Contains(access.ToString(), notInside.Message, StringComparison.Ordinal);
+            Assert.False(Directory.Exists(missing), $"{name} created '{missing}' for a {access} open.");
+            Assert.Empty(Directory.EnumerateFileSystemEntries(empty));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
     public void A_store_opened_read_only_reads_and_refuses_writes(string name)
     {
         using var directory = new TempDirectory();

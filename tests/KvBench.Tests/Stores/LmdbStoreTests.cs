@@ -167,14 +167,6 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void Opening_read_only_where_no_store_exists_says_so()
-    {
-        using var directory = new TempDirectory();
-        FileNotFoundException error = Assert.Throws<FileNotFoundException>(() => StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Combine("none"), Access = StoreAccess.ReadOnly }));
-        Assert.Contains("read-only", error.Message, StringComparison.Ordinal);
-    }
-
-    [Fact]
     public void Put_TryGet_and_ContainsKey_allocate_nothing_once_warm()
     {
         using var directory = new TempDirectory();
