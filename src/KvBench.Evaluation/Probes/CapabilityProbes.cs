@@ -59,7 +59,7 @@ public static class CapabilityProbes
         Directory.CreateDirectory(options.Directory);
         long free = new DriveInfo(Path.GetFullPath(options.Directory)).AvailableFreeSpace;
         long allowed = Math.Min(target, Math.Max(0, (free - DiskHeadroomBytes) / 2));
-        string? cappedBy = allowed < target ? $"the disk had {AdrBytes(free)} free" : null;
+        long? cappedByDiskFree = allowed < target ? free : null;
         long count = allowed / ValueBytes;
         using IKeyValueStore store = open(options);
         long written = 0;
@@ -73,12 +73,12 @@ public static class CapabilityProbes
 
             VerificationResult verification = records.Verify(store, count);
             return verification.Ok
-                ? new GrowthMeasurement(true, initialBytes, written, null) { TargetBytes = target, CappedBy = cappedBy }
-                : new GrowthMeasurement(false, initialBytes, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back") { TargetBytes = target, CappedBy = cappedBy };
+                ? new GrowthMeasurement(true, initialBytes, written, null) { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree }
+                : new GrowthMeasurement(false, initialBytes, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back") { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree };
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            return new GrowthMeasurement(false, initialBytes, written, $"{e.GetType().Name}: {e.Message}") { TargetBytes = target, CappedBy = cappedBy };
+            return new GrowthMeasurement(false, initialBytes, written, $"{e.GetType().Name}: {e.Message}") { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree };
         }
     }
 
@@ -211,8 +211,6 @@ public static class CapabilityProbes
         while (now < stopAt);
         return done / Stopwatch.GetElapsedTime(start, now).TotalSeconds;
     }
-
-    private static string AdrBytes(long bytes) => Reports.AdrReport.Bytes(bytes);
 
     private static StoreOptions Options(string workDirectory, string probe) =>
         new() { Directory = Path.Combine(workDirectory, probe), Durability = Durability.Buffered };

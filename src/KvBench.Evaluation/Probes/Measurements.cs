@@ -25,8 +25,8 @@ public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long Writte
     /// <summary>How much the probe meant to write; more than <see cref="WrittenBytes"/> when the disk or a failure stopped it.</summary>
     public long TargetBytes { get; init; }
 
-    /// <summary>Why the probe wrote less than its target although nothing failed (the disk's free space), or <see langword="null"/>.</summary>
-    public string? CappedBy { get; init; }
+    /// <summary>The disk's free bytes when they made the probe aim below its target (half of them, less 1 GiB), or <see langword="null"/>.</summary>
+    public long? CappedByDiskFreeBytes { get; init; }
 }
 
 /// <summary>What the prefix-scan probe concluded.</summary>

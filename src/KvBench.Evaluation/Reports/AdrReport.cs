@@ -154,7 +154,7 @@ public sealed class AdrReport
     /// <summary>The "Arbitrary Database Size" cell for <paramref name="growth"/>.</summary>
     public static string GrowthCell(GrowthMeasurement growth) =>
         growth.Grew
-            ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen{(growth.CappedBy is null ? string.Empty : $"; stopped short of {Bytes(growth.TargetBytes)}: {growth.CappedBy}")})"
+            ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen{(growth.CappedByDiskFreeBytes is { } free ? $"; stopped short of {Bytes(growth.TargetBytes)}: the disk had {Bytes(free)} free" : string.Empty)})"
             : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from a {Bytes(growth.InitialBytes)} start)";
 
     private static string MultiProcessCell(MultiProcessMeasurement? measurement) => measurement switch
