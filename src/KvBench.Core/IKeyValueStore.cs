@@ -44,6 +44,17 @@ public interface IKeyValueStore : IDisposable
     /// </summary>
     IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefix(ReadOnlyMemory<byte> prefix);
 
+    /// <summary>
+    /// Up to <paramref name="limit"/> entries whose keys are at or after <paramref name="startKey"/>, in ascending
+    /// unsigned byte order of keys: the range scan of YCSB workload E. An empty start key starts at the first key; a
+    /// start key longer than <see cref="StoreCapabilities.MaxKeyBytes"/> is a valid bound. Enumerate the result before
+    /// disposing the store.
+    /// </summary>
+    /// <param name="startKey">The smallest key the scan may return; it need not exist.</param>
+    /// <param name="limit">The most entries to return; 0 returns none.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="limit"/> is negative.</exception>
+    IEnumerable<KeyValuePair<byte[], byte[]>> ScanFrom(ReadOnlyMemory<byte> startKey, int limit);
+
     /// <summary>Writes many entries, in one transaction or batch where the store has one.</summary>
     /// <remarks>Every item is validated before the first is written, so a bad item leaves the store unchanged.</remarks>
     void PutMany(IEnumerable<KeyValuePair<byte[], byte[]>> items);

@@ -5,7 +5,8 @@ using KvBench.Core;
 namespace KvBench.Stores;
 
 /// <summary>
-/// The checks every adapter owes the contract, done once: disposed, read-only, empty and oversized keys and values.
+/// The checks every adapter owes the contract, done once: disposed, read-only, empty and oversized keys and values,
+/// negative scan limits.
 /// Adapters implement the <c>*Core</c> methods and see only valid input.
 /// </summary>
 internal abstract class StoreAdapter : IKeyValueStore
@@ -52,6 +53,32 @@ internal abstract class StoreAdapter : IKeyValueStore
     {
         ThrowIfDisposed();
         return ScanPrefixCore(prefix);
+    }
+
+    public IEnumerable<KeyValuePair<byte[], byte[]>> ScanFrom(ReadOnlyMemory<byte> startKey, int limit)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        if (limit == 0)
+        {
+            return [];
+        }
+
+        int maxKeyBytes = Capabilities.MaxKeyBytes;
+        if (startKey.Length <= maxKeyBytes)
+        {
+            return ScanFromCore(startKey, limit);
+        }
+
+        // Some stores cannot seek with a key longer than they store (LMDB's MDB_SET_RANGE refuses one over 511 bytes),
+        // so they seek with its first MaxKeyBytes bytes instead. No stored key is longer than that, so the one stored
+        // key that can sort between the truncated bound and the real one is the truncated bound itself: one entry more
+        // is asked for, and skipped when it is there.
+        // The start is copied because the skip runs as the caller enumerates, when its buffer may hold other bytes.
+        byte[] start = startKey.ToArray();
+        return ScanFromCore(startKey[..maxKeyBytes], limit == int.MaxValue ? limit : limit + 1)
+            .SkipWhile(entry => entry.Key.AsSpan().SequenceCompareTo(start) < 0)
+            .Take(limit);
     }
 
     public void PutMany(IEnumerable<KeyValuePair<byte[], byte[]>> items)
@@ -101,6 +128,9 @@ internal abstract class StoreAdapter : IKeyValueStore
     protected abstract bool DeleteCore(ReadOnlySpan<byte> key);
 
     protected abstract IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix);
+
+    /// <summary>Scans from a <paramref name="startKey"/> no longer than the declared key limit, with a positive <paramref name="limit"/>.</summary>
+    protected abstract IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit);
 
     /// <summary>Writes validated items; the default puts them one by one.</summary>
     protected virtual void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)

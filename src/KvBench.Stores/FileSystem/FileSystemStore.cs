@@ -132,18 +132,37 @@ internal sealed partial class FileSystemStore : StoreAdapter
             : throw new IOException($"Deleting '{path}' failed with errno {errno}: {Marshal.GetPInvokeErrorMessage(errno)}");
     }
 
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
+        Scan(Convert.ToHexStringLower(prefix.Span), fromHex: string.Empty, int.MaxValue);
+
+    /// <remarks>
+    /// The names sort as the keys do, but a directory lists its entries in no order, so every call lists every key's
+    /// file (skipping only directories of long keys that sort wholly before the start), keeps the names at or after the
+    /// start, and puts only the smallest of them in order and reads them: n names listed, O(n + k log n) comparisons
+    /// and k files read for n keys and k results.
+    /// </remarks>
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
+        Scan(prefixHex: string.Empty, Convert.ToHexStringLower(startKey.Span), limit);
+
+    /// <summary>Up to <paramref name="limit"/> entries whose keys' hex starts with <paramref name="prefixHex"/> and sorts at or after <paramref name="fromHex"/>, in order.</summary>
+    private IEnumerable<KeyValuePair<byte[], byte[]>> Scan(string prefixHex, string fromHex, int limit)
     {
-        string prefixHex = Convert.ToHexStringLower(prefix.Span);
         var keysHex = new List<string>();
-        CollectKeys(_dataDirectory, string.Empty, prefixHex, keysHex);
-        keysHex.Sort(StringComparer.Ordinal);
-        foreach (string keyHex in keysHex)
+        CollectKeys(_dataDirectory, string.Empty, prefixHex, fromHex, keysHex);
+        int returned = 0;
+        foreach (string keyHex in Scans.Ascending(keysHex, StringComparer.Ordinal))
         {
+            if (returned == limit)
+            {
+                yield break;
+            }
+
+            // A key deleted since it was listed is skipped, and the next one takes its place.
             byte[] key = Convert.FromHexString(keyHex);
             byte[]? value = ReadFile(PathOf(key));
             if (value is not null)
             {
+                returned++;
                 yield return new(key, value);
             }
         }
@@ -177,8 +196,11 @@ internal sealed partial class FileSystemStore : StoreAdapter
         return path.Append('/').Append(hex, start, hex.Length - start).Append(ValueSuffix).ToString();
     }
 
-    /// <summary>Adds the hex of every key under <paramref name="directory"/> that starts with <paramref name="prefixHex"/>.</summary>
-    private static void CollectKeys(string directory, string hexSoFar, string prefixHex, List<string> keysHex)
+    /// <summary>
+    /// Adds the hex of every key under <paramref name="directory"/> that starts with <paramref name="prefixHex"/> and
+    /// sorts at or after <paramref name="fromHex"/>.
+    /// </summary>
+    private static void CollectKeys(string directory, string hexSoFar, string prefixHex, string fromHex, List<string> keysHex)
     {
         IEnumerable<string> entries;
         try
@@ -196,15 +218,17 @@ internal sealed partial class FileSystemStore : StoreAdapter
             string hex = string.Concat(hexSoFar, name.AsSpan(0, name.Length - 2));
             if (name.EndsWith(ValueSuffix, StringComparison.Ordinal))
             {
-                if (hex.StartsWith(prefixHex, StringComparison.Ordinal))
+                if (hex.StartsWith(prefixHex, StringComparison.Ordinal) && string.CompareOrdinal(hex, fromHex) >= 0)
                 {
                     keysHex.Add(hex);
                 }
             }
             else if (name.EndsWith(DirectorySuffix, StringComparison.Ordinal)
-                && (hex.StartsWith(prefixHex, StringComparison.Ordinal) || prefixHex.StartsWith(hex, StringComparison.Ordinal)))
+                && (hex.StartsWith(prefixHex, StringComparison.Ordinal) || prefixHex.StartsWith(hex, StringComparison.Ordinal))
+                // Every key below starts with the directory's hex, so all of them sort before the start when it does.
+                && string.CompareOrdinal(hex, 0, fromHex, 0, hex.Length) >= 0)
             {
-                CollectKeys(entry, hex, prefixHex, keysHex);
+                CollectKeys(entry, hex, prefixHex, fromHex, keysHex);
             }
         }
     }

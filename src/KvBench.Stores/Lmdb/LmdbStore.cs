@@ -181,32 +181,21 @@ internal sealed unsafe class LmdbStore : StoreAdapter
 
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
     {
+        // No stored key is longer than MaxKeyBytes, so none starts with a longer prefix; MDB_SET_RANGE would refuse it.
+        byte[] prefixBytes = prefix.ToArray();
+        return prefixBytes.Length > MaxKeyBytes ? [] : Scan(prefixBytes, prefixBytes, int.MaxValue);
+    }
+
+    // StoreAdapter has already cut a longer start key to MaxKeyBytes, the longest MDB_SET_RANGE takes.
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
+        Scan([], startKey.ToArray(), limit);
+
+    /// <summary>Up to <paramref name="limit"/> entries under <paramref name="prefix"/>, from <paramref name="from"/> (the first key when empty).</summary>
+    private IEnumerable<KeyValuePair<byte[], byte[]>> Scan(byte[] prefix, byte[] from, int limit)
+    {
         // Each page is read in its own read transaction and copied out: no transaction stays open while the caller
         // holds the enumerator, so a slow caller neither pins old pages nor blocks a map resize.
-        byte[] prefixBytes = prefix.ToArray();
-        if (prefixBytes.Length > MaxKeyBytes)
-        {
-            yield break;
-        }
-
-        var page = new List<KeyValuePair<byte[], byte[]>>(ScanPageEntries);
-        byte[]? resumeAfter = null;
-        while (true)
-        {
-            page.Clear();
-            bool more = ReadPage(prefixBytes, resumeAfter, page);
-            foreach (KeyValuePair<byte[], byte[]> entry in page)
-            {
-                yield return entry;
-            }
-
-            if (!more)
-            {
-                yield break;
-            }
-
-            resumeAfter = page[^1].Key;
-        }
+        return Scans.InPages(limit, (after, maxEntries, page) => ReadPage(prefix, from, after, maxEntries, page));
     }
 
     protected override void FlushCore()
@@ -358,11 +347,14 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         return InReadTransaction<Lookup<TFound, TResult>, TResult>(ref lookup, "mdb_get");
     }
 
-    /// <summary>Reads up to one page of entries under <paramref name="prefix"/>, after <paramref name="resumeAfter"/> when given.</summary>
+    /// <summary>
+    /// Reads up to one page of at most <paramref name="maxEntries"/> entries under <paramref name="prefix"/>, from
+    /// <paramref name="from"/>, or after <paramref name="resumeAfter"/> when given.
+    /// </summary>
     /// <returns>Whether entries may remain after the page.</returns>
-    private bool ReadPage(byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page)
+    private bool ReadPage(byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
     {
-        var scan = new PageScan(this, prefix, resumeAfter, page);
+        var scan = new PageScan(this, prefix, from, resumeAfter, maxEntries, page);
         return InReadTransaction<PageScan, bool>(ref scan, "cursor scan");
     }
 
@@ -405,7 +397,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         }
     }
 
-    private int ScanPage(nint txn, byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page, out bool more)
+    private int ScanPage(nint txn, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page, out bool more)
     {
         more = false;
         int rc = mdb_cursor_open(txn, _dbi, out nint cursor);
@@ -418,7 +410,9 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         {
             MDB_val key;
             MDB_val value;
-            byte[]? seek = resumeAfter ?? (prefix.Length > 0 ? prefix : null);
+            // Resuming after a key, not from its successor (the key and 0x00): that would be one byte over MaxKeyBytes
+            // after a key of the longest length, which MDB_SET_RANGE refuses.
+            byte[]? seek = resumeAfter ?? (from.Length > 0 ? from : null);
             if (seek is null)
             {
                 rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST);
@@ -438,6 +432,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 }
             }
 
+            int pageEntries = Math.Min(ScanPageEntries, maxEntries);
             int pageBytes = 0;
             while (rc == MDB_SUCCESS)
             {
@@ -450,7 +445,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 ReadOnlySpan<byte> valueSpan = value.AsSpan();
                 page.Add(new(keySpan.ToArray(), valueSpan.ToArray()));
                 pageBytes += keySpan.Length + valueSpan.Length;
-                if (page.Count == ScanPageEntries || pageBytes >= ScanPageBytes)
+                if (page.Count == pageEntries || pageBytes >= ScanPageBytes)
                 {
                     more = true;
                     return MDB_SUCCESS;
@@ -712,11 +707,11 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         }
     }
 
-    private readonly struct PageScan(LmdbStore store, byte[] prefix, byte[]? resumeAfter, List<KeyValuePair<byte[], byte[]>> page) : IRead<bool>
+    private readonly struct PageScan(LmdbStore store, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page) : IRead<bool>
     {
         public int Run(nint txn, uint dbi, out bool more)
         {
-            int rc = store.ScanPage(txn, prefix, resumeAfter, page, out more);
+            int rc = store.ScanPage(txn, prefix, from, resumeAfter, maxEntries, page, out more);
             if (rc != MDB_SUCCESS)
             {
                 // A page cut short by an error is read again from the start.

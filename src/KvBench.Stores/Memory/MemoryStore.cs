@@ -10,6 +10,9 @@ namespace KvBench.Stores.Memory;
 /// </summary>
 internal sealed class MemoryStore : StoreAdapter
 {
+    private static readonly IComparer<KeyValuePair<byte[], byte[]>> s_keyOrder =
+        Comparer<KeyValuePair<byte[], byte[]>>.Create(static (x, y) => ByteKeys.Comparer.Compare(x.Key, y.Key));
+
     private readonly Lock _gate = new();
     private readonly Dictionary<byte[], byte[]> _entries = new(ByteArrayEqualityComparer.Instance);
     private readonly Dictionary<byte[], byte[]>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
@@ -83,19 +86,25 @@ internal sealed class MemoryStore : StoreAdapter
         }
     }
 
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
+        Select(key => key.AsSpan().StartsWith(prefix.Span), int.MaxValue);
+
+    /// <remarks>A hash table has no order: every key is compared with the start, and only the smallest k of n kept are put in order and copied, O(n + k log n).</remarks>
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
+        Select(key => key.AsSpan().SequenceCompareTo(startKey.Span) >= 0, limit);
+
+    /// <summary>Copies of up to <paramref name="limit"/> entries whose keys <paramref name="include"/> accepts, in key order.</summary>
+    private List<KeyValuePair<byte[], byte[]>> Select(Func<byte[], bool> include, int limit)
     {
-        List<KeyValuePair<byte[], byte[]>> matches;
         lock (_gate)
         {
-            matches = _entries
-                .Where(entry => entry.Key.AsSpan().StartsWith(prefix.Span))
-                .Select(entry => new KeyValuePair<byte[], byte[]>(entry.Key.AsSpan().ToArray(), entry.Value.AsSpan().ToArray()))
-                .ToList();
+            return
+            [
+                .. Scans.Ascending(_entries.Where(entry => include(entry.Key)), s_keyOrder)
+                    .Take(limit)
+                    .Select(entry => new KeyValuePair<byte[], byte[]>(entry.Key.AsSpan().ToArray(), entry.Value.AsSpan().ToArray())),
+            ];
         }
-
-        matches.Sort(static (x, y) => ByteKeys.Comparer.Compare(x.Key, y.Key));
-        return matches;
     }
 
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)

@@ -28,8 +28,6 @@ internal sealed class RocksDbStore : StoreAdapter
     private const int ScanPageEntries = 1024;
     private const int ScanPageBytes = 4 * 1024 * 1024;
 
-    private static readonly byte[] s_smallestKey = [0];
-
     private readonly Lock _deleteGate = new();
     private readonly RocksDbHandle _db;
     private readonly bool _syncedWrites;
@@ -165,34 +163,13 @@ internal sealed class RocksDbStore : StoreAdapter
         }
     }
 
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
-    {
-        // Pages hold an iterator only while one page is read, so an enumeration the caller abandons, or one still open
-        // when the store is disposed, holds nothing of RocksDB's: the database closes and its LOCK is released.
-        // Empty keys are refused, so [0x00] is the smallest key there can be.
-        byte[] lower = prefix.IsEmpty ? s_smallestKey : prefix.ToArray();
-        byte[]? upper = ByteKeys.PrefixUpperBound(prefix.Span);
-        var page = new List<KeyValuePair<byte[], byte[]>>();
-        while (true)
-        {
-            page.Clear();
-            bool more = ReadPage(lower, upper, page);
-            foreach (KeyValuePair<byte[], byte[]> entry in page)
-            {
-                yield return entry;
-            }
+    // Pages hold an iterator only while one page is read, so an enumeration the caller abandons, or one still open
+    // when the store is disposed, holds nothing of RocksDB's: the database closes and its LOCK is released.
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
+        Scans.PrefixInRangePages(prefix, ReadPage);
 
-            if (!more)
-            {
-                yield break;
-            }
-
-            // The next key after the last one seen, in byte order, is that key followed by 0x00.
-            byte[] last = page[^1].Key;
-            lower = new byte[last.Length + 1];
-            last.CopyTo(lower, 0);
-        }
-    }
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
+        Scans.FromInRangePages(startKey, limit, ReadPage);
 
     protected override unsafe void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
     {
@@ -329,9 +306,9 @@ internal sealed class RocksDbStore : StoreAdapter
         return slice;
     }
 
-    /// <summary>Reads entries from <paramref name="lower"/> up to <paramref name="upper"/> into <paramref name="page"/>.</summary>
+    /// <summary>Reads at most <paramref name="maxEntries"/> entries from <paramref name="lower"/> up to <paramref name="upper"/> into <paramref name="page"/>.</summary>
     /// <returns>Whether entries remain past the page.</returns>
-    private unsafe bool ReadPage(byte[] lower, byte[]? upper, List<KeyValuePair<byte[], byte[]>> page)
+    private unsafe bool ReadPage(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
     {
         ThrowIfDisposed();
         using RocksDbHandle.Lease db = _db.Use();
@@ -350,10 +327,11 @@ internal sealed class RocksDbStore : StoreAdapter
                 }
 
                 iterator = rocksdb_create_iterator(db.Db, readOptions);
+                int pageEntries = Math.Min(ScanPageEntries, maxEntries);
                 int pageBytes = 0;
                 for (rocksdb_iter_seek(iterator, lowerBytes, (nuint)lower.Length); rocksdb_iter_valid(iterator) != 0; rocksdb_iter_next(iterator))
                 {
-                    if (page.Count == ScanPageEntries || pageBytes >= ScanPageBytes)
+                    if (page.Count == pageEntries || pageBytes >= ScanPageBytes)
                     {
                         return true;
                     }

@@ -26,8 +26,6 @@ internal sealed class SqliteStore : StoreAdapter
 
     private const int ScanPageSize = 256;
 
-    private static readonly byte[] s_smallestKey = [0];
-
     private readonly Lock _gate = new();
     private readonly SqliteSchema _schema;
     private readonly SqliteConnection _connection;
@@ -189,32 +187,12 @@ internal sealed class SqliteStore : StoreAdapter
         }
     }
 
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix)
-    {
-        // Pages keep the lock short: a caller may take its time between items, or write while it scans.
-        byte[] lower = prefix.IsEmpty ? s_smallestKey : prefix.ToArray();
-        byte[]? upper = ByteKeys.PrefixUpperBound(prefix.Span);
-        var page = new List<KeyValuePair<byte[], byte[]>>(ScanPageSize);
-        while (true)
-        {
-            page.Clear();
-            ReadPage(lower, upper, page);
-            foreach (KeyValuePair<byte[], byte[]> entry in page)
-            {
-                yield return entry;
-            }
+    // Pages keep the lock short: a caller may take its time between items, or write while it scans.
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
+        Scans.PrefixInRangePages(prefix, ReadPage);
 
-            if (page.Count < ScanPageSize)
-            {
-                yield break;
-            }
-
-            // The next key after the last one seen, in byte order, is that key followed by 0x00.
-            byte[] last = page[^1].Key;
-            lower = new byte[last.Length + 1];
-            last.CopyTo(lower, 0);
-        }
-    }
+    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
+        Scans.FromInRangePages(startKey, limit, ReadPage);
 
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
     {
@@ -279,9 +257,11 @@ internal sealed class SqliteStore : StoreAdapter
         return rc == raw.SQLITE_ROW;
     }
 
-    private void ReadPage(byte[] lower, byte[]? upper, List<KeyValuePair<byte[], byte[]>> page)
+    /// <summary>Reads one page of a range with the prepared scan statement; a full page may have more after it.</summary>
+    private bool ReadPage(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
     {
         int keyParameters = _schema.KeyParameterCount;
+        int pageSize = Math.Min(ScanPageSize, maxEntries);
         lock (_gate)
         {
             ThrowIfDisposed();
@@ -294,7 +274,7 @@ internal sealed class SqliteStore : StoreAdapter
                     _schema.BindKey(statement, keyParameters + 1, upper);
                 }
 
-                Check(raw.sqlite3_bind_int(statement, (2 * keyParameters) + 1, ScanPageSize), _db);
+                Check(raw.sqlite3_bind_int(statement, (2 * keyParameters) + 1, pageSize), _db);
                 int rc;
                 while ((rc = raw.sqlite3_step(statement)) == raw.SQLITE_ROW)
                 {
@@ -302,6 +282,7 @@ internal sealed class SqliteStore : StoreAdapter
                 }
 
                 Check(rc, _db);
+                return page.Count == pageSize;
             }
             finally
             {

@@ -128,17 +128,7 @@ public sealed class ConformanceTests
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
-        byte[][] keys =
-        [
-            [0xFF, 0xFF, 0x01], [0x01, 0xFF], [0x80], [0x01], [0x7F, 0x00], [0x01, 0x00], [0xFF],
-            [0x01, 0x00, 0x00], [0xFF, 0xFF], [0x02], [0x00, 0x01], [0x01, 0x80],
-        ];
-        foreach (byte[] key in keys)
-        {
-            store.Put(key, [.. key, 0xAB]);
-        }
-
-        byte[][] sorted = [.. keys.Order(ByteKeys.Comparer)];
+        byte[][] sorted = PutOrderKeys(store);
 
         AssertScan(store, [], sorted);
         AssertScan(store, [0x01], [[0x01], [0x01, 0x00], [0x01, 0x00, 0x00], [0x01, 0x80], [0x01, 0xFF]]);
@@ -163,6 +153,138 @@ public sealed class ConformanceTests
 
         Assert.Equal(keys.Order(ByteKeys.Comparer), scanned.Select(entry => entry.Key));
         Assert.All(scanned, entry => Assert.Equal(entry.Key, entry.Value));
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_returns_keys_at_or_after_the_start_in_ascending_unsigned_byte_order(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+        byte[][] sorted = PutOrderKeys(store);
+
+        AssertScanFrom(store, [], int.MaxValue, sorted);
+        AssertScanFrom(store, [0x00], int.MaxValue, sorted);
+        AssertScanFrom(store, [0x01, 0x00], 3, [[0x01, 0x00], [0x01, 0x00, 0x00], [0x01, 0x80]]);
+        AssertScanFrom(store, [0x01, 0x00, 0x00, 0x00], 2, [[0x01, 0x80], [0x01, 0xFF]]);
+        AssertScanFrom(store, [0x01, 0x01], 2, [[0x01, 0x80], [0x01, 0xFF]]);
+        AssertScanFrom(store, [0x7F], 2, [[0x7F, 0x00], [0x80]]);
+        AssertScanFrom(store, [0xFE, 0xFF, 0xFF], int.MaxValue, [[0xFF], [0xFF, 0xFF], [0xFF, 0xFF, 0x01]]);
+        AssertScanFrom(store, [0xFF, 0xFF, 0x01], int.MaxValue, [[0xFF, 0xFF, 0x01]]);
+        AssertScanFrom(store, [0xFF, 0xFF, 0x01, 0x00], int.MaxValue, []);
+        AssertScanFrom(store, [0xFF, 0xFF, 0xFF], int.MaxValue, []);
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_returns_at_most_limit_entries(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+        byte[][] sorted = PutOrderKeys(store);
+        byte[] start = [0x01, 0x80];
+        byte[][] remaining = [.. sorted.SkipWhile(key => ByteKeys.Comparer.Compare(key, start) < 0)];
+        Assert.Equal(8, remaining.Length);
+
+        AssertScanFrom(store, start, 0, []);
+        AssertScanFrom(store, [], 0, []);
+        AssertScanFrom(store, start, 1, [start]);
+        AssertScanFrom(store, [], 1, [sorted[0]]);
+        AssertScanFrom(store, start, remaining.Length - 1, remaining[..^1]);
+        AssertScanFrom(store, start, remaining.Length, remaining);
+        AssertScanFrom(store, start, remaining.Length + 1, remaining);
+        AssertScanFrom(store, [], sorted.Length, sorted);
+        AssertScanFrom(store, [], sorted.Length + 1, sorted);
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_with_a_negative_limit_throws_ArgumentOutOfRangeException(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+        store.Put(TestData.Key(1), [1]);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => store.ScanFrom(ReadOnlyMemory<byte>.Empty, -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => store.ScanFrom(TestData.Key(1), int.MinValue));
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_pages_through_more_entries_than_fit_in_one_read(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+        byte[][] keys = [.. Enumerable.Range(0, 1500).Select(i => (byte[])[0x10, .. BitConverter.GetBytes(i)]).Order(ByteKeys.Comparer)];
+        store.PutMany(keys.Select(key => new KeyValuePair<byte[], byte[]>(key, key)));
+
+        KeyValuePair<byte[], byte[]>[] scanned = [.. store.ScanFrom(keys[100], 1300)];
+
+        Assert.Equal(keys[100..1400], scanned.Select(entry => entry.Key));
+        Assert.All(scanned, entry => Assert.Equal(entry.Key, entry.Value));
+        Assert.Equal(keys[1..], store.ScanFrom(keys[1], int.MaxValue).Select(entry => entry.Key));
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_a_start_key_longer_than_the_declared_key_limit_returns_the_keys_after_it(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+
+        // Where the limit is small enough to write (LMDB's 511 bytes, FileSystem, FASTER), the start is longer than any
+        // key the row can hold and its first MaxKeyBytes bytes are themselves a stored key, which sorts before it.
+        int longest = Math.Min(store.Capabilities.MaxKeyBytes, LargestWrittenBytes);
+        byte[] start = new byte[longest + 89];
+        byte[] truncatedStart = start[..longest];
+        byte[] justAfter = [.. start[..(longest - 1)], 0x01];
+        byte[][] keys = [[0x00], truncatedStart, justAfter, [0x01]];
+        store.PutMany(keys.Select((key, i) => KeyValuePair.Create(key, new byte[] { (byte)i })));
+
+        Assert.Equal([justAfter, [0x01]], store.ScanFrom(start, 10).Select(entry => entry.Key));
+        Assert.Equal([2], Assert.Single(store.ScanFrom(start, 1)).Value);
+        Assert.Equal([truncatedStart, justAfter, [0x01]], store.ScanFrom(truncatedStart, 10).Select(entry => entry.Key));
+    }
+
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void ScanFrom_agrees_with_a_sorted_full_scan_from_random_starts(string name)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = Open(name, directory);
+
+        // Few distinct bytes, 0x00 and 0xFF among them, so keys share long prefixes and starts often fall between them.
+        var random = new Random(20261122);
+        byte[] alphabet = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF];
+        byte[] RandomKey(int minLength) =>
+            [.. Enumerable.Range(0, random.Next(minLength, 9)).Select(_ => alphabet[random.Next(alphabet.Length)])];
+        var written = new Dictionary<string, byte[]>();
+        for (int i = 0; i < 400; i++)
+        {
+            byte[] key = RandomKey(minLength: 1);
+            byte[] value = TestData.Bytes(random.Next(0, 40), seed: i);
+            store.Put(key, value);
+            written[Convert.ToHexString(key)] = value;
+        }
+
+        foreach (string deleted in written.Keys.Where((_, i) => i % 7 == 0).ToList())
+        {
+            Assert.True(store.Delete(Convert.FromHexString(deleted)));
+            written.Remove(deleted);
+        }
+
+        KeyValuePair<byte[], byte[]>[] everything = [.. store.ScanPrefix(ReadOnlyMemory<byte>.Empty)];
+        Assert.Equal(written.Keys.Order(StringComparer.Ordinal), everything.Select(entry => Convert.ToHexString(entry.Key)));
+        for (int round = 0; round < 200; round++)
+        {
+            byte[] start = round % 4 == 0 ? everything[random.Next(everything.Length)].Key : RandomKey(minLength: 0);
+            int limit = round % 10 == 0 ? everything.Length + 1 : random.Next(0, 120);
+            IEnumerable<KeyValuePair<byte[], byte[]>> expected = everything
+                .Where(entry => ByteKeys.Comparer.Compare(entry.Key, start) >= 0)
+                .Take(limit);
+
+            Assert.Equal(Describe(start, limit, expected), Describe(start, limit, store.ScanFrom(start, limit)));
+        }
     }
 
     [Theory]
@@ -280,6 +402,8 @@ public sealed class ConformanceTests
         Assert.Throws<ObjectDisposedException>(() => store.ContainsKey(TestData.Key(1)));
         Assert.Throws<ObjectDisposedException>(() => store.Delete(TestData.Key(1)));
         Assert.Throws<ObjectDisposedException>(() => store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
+        Assert.Throws<ObjectDisposedException>(() => store.ScanFrom(ReadOnlyMemory<byte>.Empty, 10));
+        Assert.Throws<ObjectDisposedException>(() => store.ScanFrom(TestData.Key(1), 0));
         Assert.Throws<ObjectDisposedException>(() => store.PutMany([KeyValuePair.Create(TestData.Key(1), new byte[] { 1 })]));
         Assert.Throws<ObjectDisposedException>(store.Flush);
     }
@@ -404,6 +528,33 @@ public sealed class ConformanceTests
 
     private static IKeyValueStore Open(string name, TempDirectory directory) =>
         StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path });
+
+    /// <summary>Puts keys that need unsigned byte order (0x00, 0xFF, a key and its extensions), each with a value of the key and 0xAB.</summary>
+    /// <returns>The keys in ascending unsigned byte order.</returns>
+    private static byte[][] PutOrderKeys(IKeyValueStore store)
+    {
+        byte[][] keys =
+        [
+            [0xFF, 0xFF, 0x01], [0x01, 0xFF], [0x80], [0x01], [0x7F, 0x00], [0x01, 0x00], [0xFF],
+            [0x01, 0x00, 0x00], [0xFF, 0xFF], [0x02], [0x00, 0x01], [0x01, 0x80],
+        ];
+        foreach (byte[] key in keys)
+        {
+            store.Put(key, [.. key, 0xAB]);
+        }
+
+        return [.. keys.Order(ByteKeys.Comparer)];
+    }
+
+    private static void AssertScanFrom(IKeyValueStore store, byte[] start, int limit, byte[][] expectedKeys)
+    {
+        KeyValuePair<byte[], byte[]>[] scanned = [.. store.ScanFrom(start, limit)];
+        Assert.Equal(Describe(start, limit, expectedKeys.Select(key => KeyValuePair.Create(key, (byte[])[.. key, 0xAB]))), Describe(start, limit, scanned));
+    }
+
+    /// <summary>A scan's entries as one line of hex, led by its start and limit, so a failure says which scan differed and where.</summary>
+    private static string Describe(byte[] start, int limit, IEnumerable<KeyValuePair<byte[], byte[]>> entries) =>
+        $"from [{Convert.ToHexString(start)}] limit {limit}: " + string.Join(" ", entries.Select(entry => $"{Convert.ToHexString(entry.Key)}={Convert.ToHexString(entry.Value)}"));
 
     private static void AssertScan(IKeyValueStore store, byte[] prefix, byte[][] expectedKeys)
     {

@@ -23,6 +23,8 @@ internal sealed class MisdeclaredStore(IKeyValueStore inner, StoreCapabilities c
 
     public IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefix(ReadOnlyMemory<byte> prefix) => inner.ScanPrefix(prefix);
 
+    public IEnumerable<KeyValuePair<byte[], byte[]>> ScanFrom(ReadOnlyMemory<byte> startKey, int limit) => inner.ScanFrom(startKey, limit);
+
     public void PutMany(IEnumerable<KeyValuePair<byte[], byte[]>> items) => inner.PutMany(items);
 
     public void Flush() => inner.Flush();
