@@ -8,4 +8,7 @@ public static class Categories
 
     /// <summary>Writes acknowledged only once they reached the device.</summary>
     public const string SyncedPuts = "SyncedPuts";
+
+    /// <summary>What KvBench's own measuring costs per operation (the workload runner's clock and histogram).</summary>
+    public const string Overhead = "Overhead";
 }

@@ -6,6 +6,7 @@ using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
@@ -91,17 +92,18 @@ public static class Program
                 scratch,
                 full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
                 KvBenchCli.Locate(),
-                line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult();
+                line => Console.WriteLine($"//   {line}"),
+                full ? new SuiteSettings() : SuiteSettings.Evaluation).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
             File.WriteAllText(file, report.ToMarkdown());
             Console.WriteLine($"ADR tables: {file}");
-            IReadOnlyList<string> disagreements = [.. report.Measurements.SelectMany(row => row.Disagreements())];
-            foreach (string disagreement in disagreements)
+            IReadOnlyList<string> problems = report.Problems();
+            foreach (string problem in problems)
             {
-                Console.WriteLine($"Claim contradicted: {disagreement}");
+                Console.WriteLine(problem);
             }
 
-            return disagreements.Count == 0;
+            return problems.Count == 0;
         }
         finally
         {

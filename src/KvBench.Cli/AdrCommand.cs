@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
 
@@ -16,8 +17,8 @@ internal static class AdrCommand
             Description = "The markdown file to write.",
             DefaultValueFactory = static _ => new FileInfo("kvbench-adr.md"),
         };
-        var quick = new Option<bool>("--quick") { Description = "Smaller stores and shorter loops: every row within about 3 minutes." };
-        var full = new Option<bool>("--full") { Description = "Search values up to 1 GiB (default 64 MiB) and run longer throughput loops." };
+        var quick = new Option<bool>("--quick") { Description = "Smaller stores and shorter loops and workload runs: every row within a few minutes." };
+        var full = new Option<bool>("--full") { Description = "Search values up to 1 GiB (default 64 MiB), grow stores past 4 GiB, run longer throughput loops and 5 s workload runs." };
         var results = new Option<DirectoryInfo>("--results")
         {
             Description = "Where BenchmarkDotNet's reports are; the newest PointOperations and SyncedPuts tables are included.",
@@ -55,17 +56,18 @@ internal static class AdrCommand
                     scratch,
                     regenerate,
                     KvBenchCli.Locate(),
-                    console.WriteLine).ConfigureAwait(false);
+                    console.WriteLine,
+                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
                 await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");
-                IReadOnlyList<string> disagreements = [.. report.Measurements.SelectMany(row => row.Disagreements())];
-                foreach (string disagreement in disagreements)
+                IReadOnlyList<string> problems = report.Problems();
+                foreach (string problem in problems)
                 {
-                    await parseResult.InvocationConfiguration.Error.WriteLineAsync($"Claim contradicted: {disagreement}").ConfigureAwait(false);
+                    await parseResult.InvocationConfiguration.Error.WriteLineAsync(problem).ConfigureAwait(false);
                 }
 
-                return disagreements.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
+                return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
             }
             finally
             {

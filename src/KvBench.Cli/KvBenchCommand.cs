@@ -23,6 +23,9 @@ public static class KvBenchCommand
             RecordCommands.Verify(),
             AdrCommand.Create(),
             ProbeCommand.Create(),
+            WorkloadCommands.Run(),
+            WorkloadCommands.Ycsb(),
+            WorkloadCommands.Sweep(),
             WorkerCommand.Create(),
         };
         VersionAction.ReplaceOn(root);

@@ -1,5 +1,6 @@
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports;
@@ -23,13 +24,15 @@ public static class AdrGenerator
     /// <param name="command">The command that regenerates the file, printed in it.</param>
     /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
+    /// <param name="workloads">How long the YCSB and thread-sweep suites run, or <see langword="null"/> to leave them out.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
         string workDirectory,
         string command,
         KvBenchCli? cli,
-        Action<string>? log = null)
+        Action<string>? log = null,
+        SuiteSettings? workloads = null)
     {
         Directory.CreateDirectory(workDirectory);
         var measurements = new List<StoreMeasurement>();
@@ -47,8 +50,17 @@ public static class AdrGenerator
             }
         }
 
+        (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads)? suites = null;
+        if (workloads is not null)
+        {
+            log?.Invoke("Running YCSB A to F and the thread sweep on every row...");
+            suites = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "workloads"), log);
+        }
+
         return new AdrReport
         {
+            Ycsb = suites?.Ycsb,
+            ThreadSweep = suites?.Threads,
             Measurements = measurements,
             Unavailable = [.. StoreCatalog.Names.Where(name => StoreCatalog.UnavailableReason(name) is not null).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
             Engines = StoreCatalog.AvailableNames.ToDictionary(name => name, StoreCatalog.Engine),

@@ -5,6 +5,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports;
 
@@ -45,11 +46,28 @@ public sealed class AdrReport
     /// <summary>The ratio tables (adapter / raw driver, naive / tuned) and goal checks of the latest point-operation run, as markdown.</summary>
     public string? Ratios { get; init; }
 
+    /// <summary>YCSB A to F on every row, when the run measured them.</summary>
+    public IReadOnlyList<WorkloadResult>? Ycsb { get; init; }
+
+    /// <summary>The thread sweep on every row, when the run measured it.</summary>
+    public IReadOnlyList<WorkloadResult>? ThreadSweep { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
     /// <summary>When the measurements were taken.</summary>
     public required DateTimeOffset GeneratedAt { get; init; }
+
+    /// <summary>
+    /// What makes the run that wrote this report no result, one line each: a declared capability a probe contradicted
+    /// ("Claim contradicted: ..."), or a workload run with a wrong read or an error ("Workload failed: ..."). Empty when
+    /// every claim held and every run was right; the CLI and the evaluation print these and exit with 1 when any.
+    /// </summary>
+    public IReadOnlyList<string> Problems() =>
+    [
+        .. Measurements.SelectMany(row => row.Disagreements()).Select(disagreement => $"Claim contradicted: {disagreement}"),
+        .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
+    ];
 
     /// <summary>The "Considered Options" table: one row per store, each cell a measurement.</summary>
     public MarkdownTable CapabilityTable()
@@ -114,6 +132,8 @@ public sealed class AdrReport
         }
 
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
+
+        WriteWorkloads(output);
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
         output.AppendLine("## Claims checked").AppendLine();
@@ -207,6 +227,35 @@ public sealed class AdrReport
 
         double scale = Math.Pow(10, Math.Floor(Math.Log10(value)) - 2);
         return Math.Round(value / scale) * scale;
+    }
+
+    private void WriteWorkloads(StringBuilder output)
+    {
+        if (Ycsb is null && ThreadSweep is null)
+        {
+            return;
+        }
+
+        output.AppendLine("## Workloads").AppendLine();
+        WorkloadResult? sample = Ycsb?.FirstOrDefault() ?? ThreadSweep?.FirstOrDefault();
+        if (sample is not null)
+        {
+            output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at Buffered durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On a two-core machine, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
+        }
+
+        if (Ycsb is { Count: > 0 })
+        {
+            output.AppendLine("### YCSB core workloads").AppendLine();
+            output.AppendLine("A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian 0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to 100 records from a chosen key, 5% inserts.").AppendLine();
+            WorkloadTables.Ycsb(Ycsb).WriteTo(output);
+        }
+
+        if (ThreadSweep is { Count: > 0 })
+        {
+            output.AppendLine("### Threads").AppendLine();
+            output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
+            WorkloadTables.Threads(ThreadSweep).WriteTo(output);
+        }
     }
 
     private static void WriteBenchmark(StringBuilder output, BenchmarkReport? report, string benchmark, string description)

@@ -14,6 +14,15 @@ public sealed class RecordSet
     /// <summary>The seed KvBench uses when none is given, so every run measures the same bytes.</summary>
     public const ulong DefaultSeed = 20_241_122;
 
+    /// <summary>The golden-ratio step between the states of a value's 8-byte words.</summary>
+    private const ulong StreamStep = 0x9E3779B97F4A7C15;
+
+    private const ulong MixMultiplier1 = 0xBF58476D1CE4E5B9;
+    private const ulong MixMultiplier2 = 0x94D049BB133111EB;
+
+    private static readonly ulong s_inverseMix1 = MultiplicativeInverse(MixMultiplier1);
+    private static readonly ulong s_inverseMix2 = MultiplicativeInverse(MixMultiplier2);
+
     /// <summary>Creates a record set.</summary>
     /// <param name="valueBytes">The length of every value.</param>
     /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
@@ -48,7 +57,7 @@ public sealed class RecordSet
     }
 
     /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> (<see cref="ValueBytes"/> long).</summary>
-    public void WriteValue(long index, Span<byte> destination) => FillStream(Mix(Mix((ulong)index + Mix(Seed)) ^ 0x5851F42D4C957F2D), destination[..ValueBytes]);
+    public void WriteValue(long index, Span<byte> destination) => FillStream(ValueStreamState(index), destination[..ValueBytes]);
 
     /// <summary>
     /// Writes version <paramref name="version"/> of record <paramref name="index"/>'s value: version 0 is
@@ -174,26 +183,115 @@ public sealed class RecordSet
         return new VerificationResult(checkedCount, missing, wrong, firstBad);
     }
 
+    /// <summary>
+    /// The index of the record whose key is <paramref name="key"/>, found by undoing the key's bijection; false for a key
+    /// no record of this set has. Lets a reader check a scanned entry without knowing in advance which record it is.
+    /// </summary>
+    public bool TryIndexOf(ReadOnlySpan<byte> key, out long index)
+    {
+        index = -1;
+        if (key.Length != KeyBytes)
+        {
+            return false;
+        }
+
+        ulong mixed = BinaryPrimitives.ReadUInt64BigEndian(key[1..]);
+        long candidate = (long)(Unmix(mixed) - Mix(Seed));
+        if (candidate < 0 || key[0] != (byte)Mix(mixed))
+        {
+            return false;
+        }
+
+        Span<byte> expected = stackalloc byte[KeyBytes];
+        WriteKey(candidate, expected);
+        if (!key.SequenceEqual(expected))
+        {
+            return false;
+        }
+
+        index = candidate;
+        return true;
+    }
+
+    /// <summary>
+    /// Whether <paramref name="value"/> is some version of record <paramref name="index"/>'s value, checked in constant
+    /// time for a reader on a measured path: the length, the 8 bytes after the version stamp and the last 8 bytes, each
+    /// computed from (seed, index) alone (a value of another record, or a torn write, fails); the version is read from the
+    /// stamp. <see cref="VersionOf"/> compares every byte.
+    /// </summary>
+    public bool TryReadVersion(long index, ReadOnlySpan<byte> value, out ulong version)
+    {
+        version = 0;
+        if (value.Length != ValueBytes)
+        {
+            return false;
+        }
+
+        ulong state = ValueStreamState(index);
+        int words = ValueBytes / 8;
+        if (ValueBytes < 24 || ValueBytes % 8 != 0)
+        {
+            // Too short or ragged for the word checks: compare every byte.
+            ulong? full = VersionOf(index, value);
+            version = full ?? 0;
+            return full is not null;
+        }
+
+        // Word k of the stream is Mix(state + (k + 1) * step); the stamp is word 0. The sums wrap modulo 2^64 by design.
+        if (BinaryPrimitives.ReadUInt64LittleEndian(value[8..]) != Mix(unchecked(state + StreamStep + StreamStep))
+            || BinaryPrimitives.ReadUInt64LittleEndian(value[^8..]) != Mix(unchecked(state + ((ulong)words * StreamStep))))
+        {
+            return false;
+        }
+
+        version = BinaryPrimitives.ReadUInt64LittleEndian(value) ^ Mix(unchecked(state + StreamStep));
+        return true;
+    }
+
     /// <summary>The SplitMix64 finaliser: a bijection on 64-bit values that scatters neighbouring inputs.</summary>
     private static ulong Mix(ulong x)
     {
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EB;
+        x = (x ^ (x >> 30)) * MixMultiplier1;
+        x = (x ^ (x >> 27)) * MixMultiplier2;
         return x ^ (x >> 31);
     }
+
+    /// <summary><see cref="Mix"/> undone: each xor-shift and each multiplication (by an odd constant) has an inverse.</summary>
+    private static ulong Unmix(ulong x)
+    {
+        x ^= (x >> 31) ^ (x >> 62);
+        x *= s_inverseMix2;
+        x ^= (x >> 27) ^ (x >> 54);
+        x *= s_inverseMix1;
+        return x ^ (x >> 30) ^ (x >> 60);
+    }
+
+    /// <summary>The inverse of an odd <paramref name="value"/> modulo 2^64, by Newton's iteration (each step doubles the correct low bits).</summary>
+    private static ulong MultiplicativeInverse(ulong value)
+    {
+        ulong inverse = value;
+        for (int i = 0; i < 6; i++)
+        {
+            inverse *= 2 - (value * inverse);
+        }
+
+        return inverse;
+    }
+
+    private ulong ValueStreamState(long index) => Mix(Mix((ulong)index + Mix(Seed)) ^ 0x5851F42D4C957F2D);
 
     private static void FillStream(ulong state, Span<byte> destination)
     {
         while (destination.Length >= 8)
         {
-            state += 0x9E3779B97F4A7C15;
+            state += StreamStep;
             BinaryPrimitives.WriteUInt64LittleEndian(destination, Mix(state));
             destination = destination[8..];
         }
 
         if (!destination.IsEmpty)
         {
-            state += 0x9E3779B97F4A7C15;
+            state += StreamStep;
             Span<byte> last = stackalloc byte[8];
             BinaryPrimitives.WriteUInt64LittleEndian(last, Mix(state));
             last[..destination.Length].CopyTo(destination);

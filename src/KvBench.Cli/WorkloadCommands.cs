@@ -1,0 +1,236 @@
+using System.CommandLine;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+using KvBench.Core;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+
+namespace KvBench.Cli;
+
+/// <summary>
+/// <c>run</c>, <c>ycsb</c> and <c>sweep</c>: the workload runner from the command line. Every one prints markdown tables
+/// and can write the results as JSON; a run with a wrong read or an error exits with 1.
+/// </summary>
+internal static class WorkloadCommands
+{
+    private static readonly JsonSerializerOptions s_jsonOptions = new() { WriteIndented = true, Converters = { new JsonStringEnumConverter() } };
+
+    private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
+
+    private static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
+
+    private static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
+
+    private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
+
+    private static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
+
+    private static readonly Option<string[]> s_stores = new("--stores")
+    {
+        Description = "Rows to run, comma-separated or repeated; every available row when left out.",
+        AllowMultipleArgumentsPerToken = true,
+    };
+
+    private static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
+
+    /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
+    public static Command Run()
+    {
+        var workload = new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution)." };
+        var mix = new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan)." };
+        var distribution = new Option<KeyDistribution?>("--distribution") { Description = "uniform, zipfian or latest (default: the workload's, or zipfian)." };
+        var valueBytes = new Option<int>("--value-bytes") { Description = "The length of every value.", DefaultValueFactory = static _ => WorkloadSpec.DefaultValueBytes };
+        var rate = new Option<double?>("--rate") { Description = "Operations per second across all threads, open loop (latency counted from each operation's intended start); closed loop when left out." };
+        var load = new Option<bool>("--load") { Description = "Load the records first (the store in --dir must otherwise hold them: kvbench load, or an earlier --load)." };
+        var command = new Command("run", "Runs one workload on one store from several threads and prints ops/s and p50/p95/p99/p99.9/max per operation; every read is checked.")
+        {
+            workload, mix, distribution, s_records, valueBytes, s_threads, s_duration, s_warmup, rate, load, s_jsonFile,
+        };
+        StoreArguments.AddTo(command);
+        command.Validators.Add(result =>
+        {
+            if (result.GetValue(workload) is not null && result.GetValue(mix) is not null)
+            {
+                result.AddError("Give --workload or --mix, not both.");
+            }
+        });
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            WorkloadSpec spec = parseResult.GetValue(workload) is { } name
+                ? YcsbWorkloads.Named(name)
+                : new WorkloadSpec { Name = parseResult.GetValue(mix) ?? "read=1", Mix = ParseMix(parseResult.GetValue(mix) ?? "read=1") };
+            spec = spec with
+            {
+                RecordCount = parseResult.GetValue(s_records),
+                ValueBytes = parseResult.GetValue(valueBytes),
+                Distribution = parseResult.GetValue(distribution) ?? spec.Distribution,
+            };
+            using IKeyValueStore store = StoreArguments.Open(parseResult);
+            if (parseResult.GetValue(load))
+            {
+                WorkloadRunner.Load(store, spec);
+                store.Flush();
+            }
+
+            WorkloadResult result = WorkloadRunner.Run(store, spec, Settings(parseResult) with { TargetOperationsPerSecond = parseResult.GetValue(rate) });
+            return Report(parseResult, [result], WorkloadTables.Ycsb([result]), result);
+        });
+        return command;
+    }
+
+    /// <summary><c>kvbench ycsb</c>: YCSB A to F over chosen rows.</summary>
+    public static Command Ycsb()
+    {
+        var workloads = new Option<string[]>("--workloads") { Description = "Which of A to F (default: all).", AllowMultipleArgumentsPerToken = true };
+        Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
+        var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
+        {
+            s_stores, workloads, s_records, ycsbThreads, s_duration, s_warmup, s_jsonFile, s_workDirectory,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            WorkloadSpec[] chosen = parseResult.GetValue(workloads) is { Length: > 0 } names
+                ? [.. Split(names).Select(YcsbWorkloads.Named)]
+                : [.. YcsbWorkloads.All];
+            SuiteSettings settings = Suite(parseResult) with { YcsbThreads = parseResult.GetValue(ycsbThreads) };
+            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch =>
+                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
+        });
+        return command;
+    }
+
+    /// <summary><c>kvbench sweep threads|scale</c>.</summary>
+    public static Command Sweep()
+    {
+        var what = new Argument<string>("what") { Description = "threads (1 to 16 threads, three mixes) or scale (10^4, 10^5, 10^6 records)." };
+        what.AcceptOnlyFromAmong("threads", "scale");
+        var threadCounts = new Option<int[]>("--thread-counts") { Description = "Thread counts of a threads sweep (default 1 2 4 8 16).", AllowMultipleArgumentsPerToken = true };
+        var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
+        var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
+        {
+            what, s_stores, s_records, threadCounts, sizes, s_duration, s_warmup, s_jsonFile, s_workDirectory,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            SuiteSettings settings = Suite(parseResult);
+            if (parseResult.GetValue(threadCounts) is { Length: > 0 } counts)
+            {
+                settings = settings with { SweepThreads = counts };
+            }
+
+            if (parseResult.GetValue(sizes) is { Length: > 0 } records)
+            {
+                settings = settings with { ScaleRecords = [.. records.Order()] };
+            }
+
+            if (parseResult.GetRequiredValue(what) == "scale")
+            {
+                IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+                return Report(parseResult, [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])], WorkloadTables.Scale(points), points);
+            }
+
+            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            return Report(parseResult, results, WorkloadTables.Threads(results), results);
+        });
+        return command;
+    }
+
+    /// <summary>"read=0.95,insert=0.05" as a mix.</summary>
+    internal static OperationMix ParseMix(string text)
+    {
+        var mix = new OperationMix();
+        foreach (string part in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            string[] pair = part.Split('=', 2, StringSplitOptions.TrimEntries);
+            if (pair.Length != 2 || !double.TryParse(pair[1], System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double share) || share < 0)
+            {
+                throw new ArgumentException($"'{part}' is not an operation share: write name=number, e.g. read=0.5.");
+            }
+
+            mix = pair[0].ToLowerInvariant() switch
+            {
+                "read" => mix with { Read = share },
+                "update" => mix with { Update = share },
+                "insert" => mix with { Insert = share },
+                "rmw" or "readmodifywrite" => mix with { ReadModifyWrite = share },
+                "scan" => mix with { Scan = share },
+                _ => throw new ArgumentException($"'{pair[0]}' is not an operation: use read, update, insert, rmw or scan."),
+            };
+        }
+
+        return mix;
+    }
+
+    private static RunSettings Settings(ParseResult parseResult) => new()
+    {
+        Threads = parseResult.GetValue(s_threads),
+        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(s_warmup)),
+        Duration = TimeSpan.FromSeconds(parseResult.GetValue(s_duration)),
+    };
+
+    private static SuiteSettings Suite(ParseResult parseResult) => new()
+    {
+        Records = parseResult.GetValue(s_records),
+        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(s_warmup)),
+        Duration = TimeSpan.FromSeconds(parseResult.GetValue(s_duration)),
+    };
+
+    private static IEnumerable<string> Rows(ParseResult parseResult) =>
+        parseResult.GetValue(s_stores) is { Length: > 0 } names
+            ? Split(names).Select(name => StoreCatalog.Names.FirstOrDefault(row => row.Equals(name, StringComparison.OrdinalIgnoreCase)) ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}."))
+            : StoreCatalog.AvailableNames;
+
+    private static IEnumerable<string> Split(IEnumerable<string> values) =>
+        values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+
+    private static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
+    {
+        string scratch = parseResult.GetValue(s_workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            return run(scratch);
+        }
+        finally
+        {
+            if (parseResult.GetValue(s_workDirectory) is null && Directory.Exists(scratch))
+            {
+                Directory.Delete(scratch, recursive: true);
+            }
+        }
+    }
+
+    /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
+    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json)
+    {
+        var output = new StringBuilder();
+        table.WriteTo(output);
+        parseResult.InvocationConfiguration.Output.Write(output.ToString());
+        if (parseResult.GetValue(s_jsonFile) is { } file)
+        {
+            File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
+        }
+
+        foreach (string failure in results.Select(result => result.Failure).OfType<string>())
+        {
+            parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
+        }
+
+        return results.All(result => result.Succeeded) ? ExitCodes.Ok : ExitCodes.Error;
+    }
+
+    private static Option<int> Positive(Option<int> option)
+    {
+        option.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 1)
+            {
+                result.AddError($"{option.Name} must be at least 1.");
+            }
+        });
+        return option;
+    }
+}

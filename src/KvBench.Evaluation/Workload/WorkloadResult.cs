@@ -1,0 +1,52 @@
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>One operation type's share of a run.</summary>
+/// <param name="Type">The operation.</param>
+/// <param name="OperationsPerSecond">Completed operations of this type per second of the measured window.</param>
+/// <param name="Latency">Its latency percentiles, in nanoseconds.</param>
+public sealed record OperationResult(OperationType Type, double OperationsPerSecond, LatencySummary Latency);
+
+/// <summary>What a workload run measured.</summary>
+public sealed record WorkloadResult
+{
+    /// <summary>The store's row name.</summary>
+    public required string Store { get; init; }
+
+    /// <summary>The workload.</summary>
+    public required WorkloadSpec Workload { get; init; }
+
+    /// <summary>How it was driven.</summary>
+    public required RunSettings Settings { get; init; }
+
+    /// <summary>The measured window's real length.</summary>
+    public required TimeSpan Elapsed { get; init; }
+
+    /// <summary>Every operation type that ran, in <see cref="OperationType"/> order.</summary>
+    public required IReadOnlyList<OperationResult> Operations { get; init; }
+
+    /// <summary>Reads (including each record of a scan) that returned bytes no writer wrote for that key, or no record where one must be.</summary>
+    public long WrongReads { get; init; }
+
+    /// <summary>Reads checked, in the measured window and the warm-up.</summary>
+    public long CheckedReads { get; init; }
+
+    /// <summary>Operations that threw, with the first error's message.</summary>
+    public long Errors { get; init; }
+
+    /// <summary>The first error, as "Type: message", or <see langword="null"/>.</summary>
+    public string? FirstError { get; init; }
+
+    /// <summary>All operations per second.</summary>
+    public double OperationsPerSecond => Operations.Sum(operation => operation.OperationsPerSecond);
+
+    /// <summary>Whether every operation succeeded and every read was right: a run that is not is no result.</summary>
+    public bool Succeeded => WrongReads == 0 && Errors == 0;
+
+    /// <summary>What went wrong, in one line, or <see langword="null"/> when the run <see cref="Succeeded"/>.</summary>
+    public string? Failure => Succeeded
+        ? null
+        : string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Store} {Workload.Name} x{Settings.Threads}: {WrongReads:N0} wrong reads of {CheckedReads:N0}, {Errors:N0} errors{(FirstError is null ? string.Empty : $" (first: {FirstError})")}.");
+
+    /// <summary>The result of <paramref name="type"/>, or <see langword="null"/> when the workload has none.</summary>
+    public OperationResult? Of(OperationType type) => Operations.FirstOrDefault(operation => operation.Type == type);
+}

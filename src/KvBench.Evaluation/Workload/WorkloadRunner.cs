@@ -1,0 +1,360 @@
+using System.Buffers;
+using System.Diagnostics;
+
+using KvBench.Core;
+
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>
+/// Drives any <see cref="IKeyValueStore"/> with a <see cref="WorkloadSpec"/> from several threads for a fixed time after
+/// a warm-up, times every operation into per-thread <see cref="LatencyHistogram"/>s merged at the end, and checks every
+/// read: a value must be a version of that key's record that some writer produced (see
+/// <see cref="RecordSet.TryReadVersion"/>), and a record that must exist must be found.
+/// </summary>
+/// <remarks>
+/// Each operation is timed with two <see cref="Stopwatch.GetTimestamp"/> calls around the store call alone: the value a
+/// write puts is made before the clock starts and a read is checked after it stops (a read-modify-write makes its new
+/// value between its read and its write, inside its time). Every write puts a new version, so it changes the bytes its
+/// key holds. Inserts take indexes after the loaded records in strides of the thread count, so thread t inserts
+/// records N + t, N + t + T, ...; the records every thread may read are those below N + T × (the fewest inserts any
+/// thread has finished), all of them acknowledged.
+/// </remarks>
+public static class WorkloadRunner
+{
+    private static readonly double s_nanosecondsPerTick = 1e9 / Stopwatch.Frequency;
+
+    /// <summary>Writes the workload's records in batches of 1,000 (the store's batch API), reporting progress in records.</summary>
+    public static void Load(IKeyValueStore store, WorkloadSpec workload, IProgress<long>? progress = null)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        new RecordSet(workload.ValueBytes).Load(store, workload.RecordCount, batchSize: 1000, progress);
+    }
+
+    /// <summary>Runs <paramref name="workload"/> on <paramref name="store"/>, which holds its records (see <see cref="Load"/>).</summary>
+    public static WorkloadResult Run(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(store);
+        ArgumentNullException.ThrowIfNull(workload);
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentOutOfRangeException.ThrowIfLessThan(settings.Threads, 1);
+        var shared = new SharedState(workload, settings);
+        var workers = Enumerable.Range(0, settings.Threads).Select(thread => new Worker(store, shared, thread)).ToArray();
+        Thread[] threads = [.. workers.Select(worker => new Thread(worker.Run) { IsBackground = true, Name = $"kvbench-workload-{worker.Thread}" })];
+        foreach (Thread thread in threads)
+        {
+            thread.Start();
+        }
+
+        shared.Start();
+        foreach (Thread thread in threads)
+        {
+            thread.Join();
+        }
+
+        TimeSpan elapsed = Stopwatch.GetElapsedTime(shared.MeasureFrom, shared.StopAt);
+        List<OperationResult> operations = [];
+        foreach (OperationType type in Enum.GetValues<OperationType>().Where(type => workload.Mix.Of(type) > 0))
+        {
+            var merged = new LatencyHistogram();
+            foreach (Worker worker in workers)
+            {
+                merged.Add(worker.Histograms[(int)type]);
+            }
+
+            operations.Add(new OperationResult(type, merged.Count / elapsed.TotalSeconds, merged.Summarize()));
+        }
+
+        return new WorkloadResult
+        {
+            Store = store.Name,
+            Workload = workload,
+            Settings = settings,
+            Elapsed = elapsed,
+            Operations = operations,
+            WrongReads = workers.Sum(worker => worker.WrongReads),
+            CheckedReads = workers.Sum(worker => worker.CheckedReads),
+            Errors = workers.Sum(worker => worker.Errors),
+            FirstError = workers.Select(worker => worker.FirstError).FirstOrDefault(error => error is not null),
+        };
+    }
+
+    /// <summary>What every thread of one run shares: the records, the versions issued, the insert frontier and the clock.</summary>
+    private sealed class SharedState
+    {
+        private readonly long[] _insertsDone;
+        private readonly ManualResetEventSlim _started = new();
+
+        public SharedState(WorkloadSpec workload, RunSettings settings)
+        {
+            Workload = workload;
+            Settings = settings;
+            Records = new RecordSet(workload.ValueBytes);
+            _insertsDone = new long[settings.Threads];
+
+            // Versions written by this run start above every version an earlier run on the same store wrote (the clock's
+            // ticks grow faster than any run issues versions to one key), so this run's writes change the bytes they
+            // replace, and a read can tell an earlier run's version from a version nobody wrote.
+            VersionBase = (ulong)DateTime.UtcNow.Ticks;
+            double total = Enum.GetValues<OperationType>().Sum(workload.Mix.Of);
+            if (total <= 0)
+            {
+                throw new ArgumentException($"Workload {workload.Name} has no operations.", nameof(workload));
+            }
+
+            double cumulative = 0;
+            Thresholds = [.. Enum.GetValues<OperationType>().Select(type => cumulative += workload.Mix.Of(type) / total)];
+        }
+
+        public WorkloadSpec Workload { get; }
+
+        public RunSettings Settings { get; }
+
+        public RecordSet Records { get; }
+
+        public VersionTable Versions { get; } = new();
+
+        /// <summary>This run's first version; every version it writes is this plus the key's count of writes.</summary>
+        public ulong VersionBase { get; }
+
+        /// <summary>The next version of record <paramref name="index"/> for a writer of this run.</summary>
+        public ulong NextVersion(long index) => VersionBase + Versions.Next(index);
+
+        /// <summary>Whether a reader may see <paramref name="version"/> of record <paramref name="index"/>: one written before this run, or one this run has issued.</summary>
+        public bool MayHold(long index, ulong version) => version < VersionBase || version <= VersionBase + Versions.Latest(index);
+
+        /// <summary>The cumulative share of each operation type, in enum order: a uniform draw picks the first above it.</summary>
+        public double[] Thresholds { get; }
+
+        public long StartAt { get; private set; }
+
+        public long MeasureFrom { get; private set; }
+
+        public long StopAt { get; private set; }
+
+        /// <summary>Records every thread may read: the loaded ones and every insert below the slowest thread's stride.</summary>
+        public long Readable()
+        {
+            long fewest = long.MaxValue;
+            foreach (ref long done in _insertsDone.AsSpan())
+            {
+                fewest = Math.Min(fewest, Volatile.Read(ref done));
+            }
+
+            return Workload.RecordCount + (fewest * _insertsDone.Length);
+        }
+
+        public void InsertDone(int thread) => Interlocked.Increment(ref _insertsDone[thread]);
+
+        public void Start()
+        {
+            StartAt = Stopwatch.GetTimestamp();
+            MeasureFrom = StartAt + Ticks(Settings.Warmup);
+            StopAt = MeasureFrom + Ticks(Settings.Duration);
+            _started.Set();
+        }
+
+        public void WaitForStart() => _started.Wait();
+
+        private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
+    }
+
+    /// <summary>One thread: its random stream, its key chooser, its buffers and its histograms.</summary>
+    private sealed class Worker
+    {
+        private readonly IKeyValueStore _store;
+        private readonly SharedState _shared;
+        private readonly Random _random;
+        private readonly KeyChooser _chooser;
+        private readonly byte[] _key;
+        private readonly byte[] _value;
+        private readonly ArrayBufferWriter<byte> _read;
+        private long _inserts;
+
+        public Worker(IKeyValueStore store, SharedState shared, int thread)
+        {
+            _store = store;
+            _shared = shared;
+            Thread = thread;
+            _random = new Random(shared.Settings.Seed + thread);
+            _chooser = KeyChooser.Create(shared.Workload.Distribution, shared.Workload.RecordCount, shared.Readable);
+            _key = new byte[shared.Records.KeyBytes];
+            _value = new byte[shared.Records.ValueBytes];
+            _read = new ArrayBufferWriter<byte>(Math.Max(1, shared.Records.ValueBytes));
+            Histograms = [.. Enum.GetValues<OperationType>().Select(_ => new LatencyHistogram())];
+        }
+
+        public int Thread { get; }
+
+        public LatencyHistogram[] Histograms { get; }
+
+        public long WrongReads { get; private set; }
+
+        public long CheckedReads { get; private set; }
+
+        public long Errors { get; private set; }
+
+        public string? FirstError { get; private set; }
+
+        public void Run()
+        {
+            _shared.WaitForStart();
+            double? perThreadRate = _shared.Settings.TargetOperationsPerSecond / _shared.Settings.Threads;
+            long interval = perThreadRate is { } rate ? (long)(Stopwatch.Frequency / rate) : 0;
+            long intended = _shared.StartAt;
+            while (true)
+            {
+                if (interval > 0)
+                {
+                    intended += interval;
+                    WaitUntil(intended);
+                }
+
+                long start = Stopwatch.GetTimestamp();
+                if (start >= _shared.StopAt)
+                {
+                    return;
+                }
+
+                OperationType type = PickOperation();
+                try
+                {
+                    long elapsed = Execute(type, interval > 0 ? intended : -1);
+                    if (start >= _shared.MeasureFrom)
+                    {
+                        Histograms[(int)type].Record((long)(elapsed * s_nanosecondsPerTick));
+                    }
+                }
+                catch (Exception e) when (e is not OutOfMemoryException)
+                {
+                    Errors++;
+                    FirstError ??= $"{type}: {e.GetType().Name}: {e.Message}";
+                }
+            }
+        }
+
+        /// <summary>Runs one operation; returns its duration in timestamp ticks, from <paramref name="intendedStart"/> when the loop is open.</summary>
+        private long Execute(OperationType type, long intendedStart)
+        {
+            long index;
+            long start;
+            switch (type)
+            {
+                case OperationType.Read:
+                    index = _chooser.Next(_random);
+                    _shared.Records.WriteKey(index, _key);
+                    _read.ResetWrittenCount();
+                    start = Stopwatch.GetTimestamp();
+                    bool found = _store.TryGet(_key, _read);
+                    long end = Stopwatch.GetTimestamp();
+                    Check(index, found ? _read.WrittenSpan : default, found);
+                    return end - Begin(start, intendedStart);
+
+                case OperationType.Update:
+                    index = _chooser.Next(_random);
+                    _shared.Records.WriteKey(index, _key);
+                    _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
+                    start = Stopwatch.GetTimestamp();
+                    _store.Put(_key, _value);
+                    return Stopwatch.GetTimestamp() - Begin(start, intendedStart);
+
+                case OperationType.Insert:
+                    index = _shared.Workload.RecordCount + (_inserts * _shared.Settings.Threads) + Thread;
+                    _shared.Records.WriteKey(index, _key);
+                    _shared.Records.WriteValue(index, _shared.VersionBase, _value);
+                    start = Stopwatch.GetTimestamp();
+                    _store.Put(_key, _value);
+                    long inserted = Stopwatch.GetTimestamp();
+                    _inserts++;
+                    _shared.InsertDone(Thread);
+                    return inserted - Begin(start, intendedStart);
+
+                case OperationType.ReadModifyWrite:
+                    index = _chooser.Next(_random);
+                    _shared.Records.WriteKey(index, _key);
+                    _read.ResetWrittenCount();
+                    start = Stopwatch.GetTimestamp();
+                    bool present = _store.TryGet(_key, _read);
+                    _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
+                    _store.Put(_key, _value);
+                    long written = Stopwatch.GetTimestamp();
+                    Check(index, present ? _read.WrittenSpan : default, present);
+                    return written - Begin(start, intendedStart);
+
+                default:
+                    index = _chooser.Next(_random);
+                    int length = 1 + _random.Next(_shared.Workload.MaxScanLength);
+                    byte[] startKey = _shared.Records.Key(index);
+                    start = Stopwatch.GetTimestamp();
+                    List<KeyValuePair<byte[], byte[]>> entries = [.. _store.ScanFrom(startKey, length)];
+                    long scanned = Stopwatch.GetTimestamp();
+                    CheckScan(startKey, length, entries);
+                    return scanned - Begin(start, intendedStart);
+            }
+        }
+
+        private static long Begin(long start, long intendedStart) => intendedStart >= 0 ? Math.Min(start, intendedStart) : start;
+
+        private OperationType PickOperation()
+        {
+            double draw = _random.NextDouble();
+            double[] thresholds = _shared.Thresholds;
+            for (int i = 0; i < thresholds.Length - 1; i++)
+            {
+                if (draw < thresholds[i])
+                {
+                    return (OperationType)i;
+                }
+            }
+
+            return (OperationType)(thresholds.Length - 1);
+        }
+
+        /// <summary>A read of a record that must exist must find a version some writer produced for it.</summary>
+        private void Check(long index, ReadOnlySpan<byte> value, bool found)
+        {
+            CheckedReads++;
+            if (!found || !_shared.Records.TryReadVersion(index, value, out ulong version) || !_shared.MayHold(index, version))
+            {
+                WrongReads++;
+            }
+        }
+
+        /// <summary>A scan returns at most its length of keys, ascending, from its start key (a record, so the first), each record's value right; keys of no record are only ordered.</summary>
+        private void CheckScan(byte[] startKey, int length, List<KeyValuePair<byte[], byte[]>> entries)
+        {
+            if (entries.Count > length || entries.Count == 0 || !entries[0].Key.AsSpan().SequenceEqual(startKey))
+            {
+                WrongReads++;
+            }
+
+            byte[] previous = [];
+            foreach ((byte[] key, byte[] value) in entries)
+            {
+                if (ByteKeys.Comparer.Compare(key, previous) <= 0 && previous.Length > 0)
+                {
+                    WrongReads++;
+                }
+
+                previous = key;
+                if (_shared.Records.TryIndexOf(key, out long index))
+                {
+                    Check(index, value, found: true);
+                }
+            }
+        }
+
+        private static void WaitUntil(long timestamp)
+        {
+            long remaining = timestamp - Stopwatch.GetTimestamp();
+            if (remaining > Stopwatch.Frequency / 500)
+            {
+                System.Threading.Thread.Sleep(TimeSpan.FromSeconds((double)(remaining - (Stopwatch.Frequency / 1000)) / Stopwatch.Frequency));
+            }
+
+            while (Stopwatch.GetTimestamp() < timestamp)
+            {
+                System.Threading.Thread.SpinWait(20);
+            }
+        }
+    }
+}

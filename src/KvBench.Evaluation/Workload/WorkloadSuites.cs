@@ -1,0 +1,208 @@
+using System.Diagnostics;
+
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>How long and how hard the workload suites run; the presets keep the default evaluation within its time.</summary>
+public sealed record SuiteSettings
+{
+    /// <summary>Records loaded for the YCSB and thread-sweep suites.</summary>
+    public long Records { get; init; } = 100_000;
+
+    /// <summary>Threads of every YCSB workload.</summary>
+    public int YcsbThreads { get; init; } = 4;
+
+    /// <summary>The thread counts of the sweep.</summary>
+    public IReadOnlyList<int> SweepThreads { get; init; } = [1, 2, 4, 8, 16];
+
+    /// <summary>The mixes of the sweep: read-only, write-only and half and half, uniform keys.</summary>
+    public IReadOnlyList<WorkloadSpec> SweepMixes { get; init; } =
+    [
+        new() { Name = "read-only", Mix = OperationMix.ReadOnly, Distribution = KeyDistribution.Uniform },
+        new() { Name = "write-only", Mix = OperationMix.WriteOnly, Distribution = KeyDistribution.Uniform },
+        new() { Name = "50/50", Mix = OperationMix.HalfReads, Distribution = KeyDistribution.Uniform },
+    ];
+
+    /// <summary>The record counts of the scale sweep.</summary>
+    public IReadOnlyList<long> ScaleRecords { get; init; } = [10_000, 100_000, 1_000_000];
+
+    /// <summary>Warm-up of each run.</summary>
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Measured time of each run.</summary>
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 21 runs per row (15 of the sweep, 6 of
+    /// YCSB) on one load of 100,000 records, so seven rows add about three minutes to the run: a screen, not a verdict;
+    /// <c>kvbench ycsb</c> and <c>kvbench sweep</c> run 5 s each.
+    /// </summary>
+    public static SuiteSettings Evaluation { get; } = new() { Warmup = TimeSpan.FromMilliseconds(300), Duration = TimeSpan.FromMilliseconds(700) };
+
+    /// <summary>A few hundred milliseconds a run on a few thousand records: for tests.</summary>
+    public static SuiteSettings Smoke { get; } = new()
+    {
+        Records = 2_000,
+        YcsbThreads = 2,
+        SweepThreads = [1, 2],
+        ScaleRecords = [1_000, 4_000],
+        Warmup = TimeSpan.FromMilliseconds(50),
+        Duration = TimeSpan.FromMilliseconds(200),
+    };
+}
+
+/// <summary>One row at one record count: what loading cost, the bytes it left on disk, and its point and scan latencies.</summary>
+/// <param name="Store">The row.</param>
+/// <param name="Records">Records loaded.</param>
+/// <param name="LoadRecordsPerSecond">Records per second of the load (batches of 1,000, then a Flush).</param>
+/// <param name="BytesOnDisk">Bytes of every file in the store's directory after the load and Flush; 0 for the memory floor.</param>
+/// <param name="Get">A read-only run, one thread.</param>
+/// <param name="Put">An update-only run, one thread.</param>
+/// <param name="Scan">100-record scans, one thread.</param>
+public sealed record ScalePoint(string Store, long Records, double LoadRecordsPerSecond, long BytesOnDisk, WorkloadResult Get, WorkloadResult Put, WorkloadResult Scan)
+{
+    /// <summary>Bytes on disk per record.</summary>
+    public double BytesPerRecord => (double)BytesOnDisk / Records;
+}
+
+/// <summary>The YCSB, thread-sweep and scale suites over catalog rows, each row in a fresh directory it loads once.</summary>
+public static class WorkloadSuites
+{
+    /// <summary>
+    /// The evaluation's two suites on one load per row: the thread sweep, then YCSB A to F (the inserting workloads last,
+    /// as YCSB recommends, so the sweep and the other workloads see the loaded records only).
+    /// </summary>
+    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var ycsb = new List<WorkloadResult>();
+        var threads = new List<WorkloadResult>();
+        RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) =>
+        {
+            threads.AddRange(SweepRuns(store, records, settings, log));
+            ycsb.AddRange(YcsbRuns(store, records, YcsbWorkloads.All, settings, log));
+            return [];
+        });
+        return (ycsb, threads);
+    }
+
+    /// <summary>YCSB A, B, C, F, D, E (YCSB's recommended order: the inserting workloads last) on each row.</summary>
+    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) => YcsbRuns(store, records, workloads, settings, log));
+    }
+
+    /// <summary>Each sweep mix at each thread count on each row.</summary>
+    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) => SweepRuns(store, records, settings, log));
+    }
+
+    /// <summary>Each row loaded to each record count in turn: load rate, bytes per record, Get, Put and a 100-record scan.</summary>
+    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var points = new List<ScalePoint>();
+        foreach (string row in rows)
+        {
+            string directory = Path.Combine(workDirectory, $"{row}-scale");
+            try
+            {
+                using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory });
+                var records = new RecordSet(WorkloadSpec.DefaultValueBytes);
+                long loaded = 0;
+                foreach (long target in settings.ScaleRecords)
+                {
+                    long started = Stopwatch.GetTimestamp();
+                    records.Load(store, loaded, target - loaded);
+                    store.Flush();
+                    double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+                    double rate = (target - loaded) / seconds;
+                    loaded = target;
+                    var oneThread = new RunSettings { Threads = 1, Warmup = settings.Warmup, Duration = settings.Duration };
+                    points.Add(new ScalePoint(
+                        row,
+                        target,
+                        rate,
+                        DirectoryBytes(directory),
+                        Run(store, new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }, oneThread, log),
+                        Run(store, new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }, oneThread, log),
+                        Run(store, new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1), Distribution = KeyDistribution.Uniform, RecordCount = target, MaxScanLength = 100 }, oneThread, log)));
+                }
+            }
+            finally
+            {
+                TryDelete(directory);
+            }
+        }
+
+        return points;
+    }
+
+    private static IEnumerable<WorkloadResult> YcsbRuns(IKeyValueStore store, long records, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, Action<string>? log) =>
+        workloads.OrderBy(workload => workload.Mix.Insert > 0 ? 1 : 0).Select(workload =>
+            Run(store, workload.WithRecords(records), new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+
+    private static IEnumerable<WorkloadResult> SweepRuns(IKeyValueStore store, long records, SuiteSettings settings, Action<string>? log) =>
+        (from mix in settings.SweepMixes
+         from threads in settings.SweepThreads
+         select Run(store, mix.WithRecords(records), new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+
+    private static IReadOnlyList<WorkloadResult> RunOnLoadedRows(
+        IEnumerable<string> rows,
+        long records,
+        string workDirectory,
+        Action<string>? log,
+        Func<IKeyValueStore, long, IEnumerable<WorkloadResult>> runs)
+    {
+        var results = new List<WorkloadResult>();
+        foreach (string row in rows)
+        {
+            string directory = Path.Combine(workDirectory, row);
+            try
+            {
+                using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory });
+                log?.Invoke($"{row}: loading {records:N0} records");
+                var recordSet = new RecordSet(WorkloadSpec.DefaultValueBytes);
+                recordSet.Load(store, records);
+                recordSet.Verify(store, records, sampleSize: 1_000).ThrowIfFailed(row);
+                results.AddRange(runs(store, records));
+            }
+            finally
+            {
+                TryDelete(directory);
+            }
+        }
+
+        return results;
+    }
+
+    private static WorkloadResult Run(IKeyValueStore store, WorkloadSpec workload, RunSettings settings, Action<string>? log)
+    {
+        WorkloadResult result = WorkloadRunner.Run(store, workload, settings);
+        log?.Invoke($"{store.Name} {workload.Name} x{settings.Threads}: {result.OperationsPerSecond:N0} ops/s, {result.WrongReads} wrong reads, {result.Errors} errors");
+        return result;
+    }
+
+    private static long DirectoryBytes(string directory) =>
+        Directory.Exists(directory) ? new DirectoryInfo(directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(file => file.Length) : 0;
+
+    private static void TryDelete(string directory)
+    {
+        try
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+        catch (IOException)
+        {
+            // The caller owns and removes the work directory; a row's leftovers are only disk space until then.
+        }
+    }
+}

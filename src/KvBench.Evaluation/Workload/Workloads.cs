@@ -1,0 +1,84 @@
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>What one operation of a workload does.</summary>
+public enum OperationType
+{
+    /// <summary>Get one record and check its bytes.</summary>
+    Read,
+
+    /// <summary>Put the next version of an existing record.</summary>
+    Update,
+
+    /// <summary>Put a record that did not exist yet.</summary>
+    Insert,
+
+    /// <summary>Read a record, then Put its next version: one operation, timed as one (YCSB's READ-MODIFY-WRITE).</summary>
+    ReadModifyWrite,
+
+    /// <summary>Read up to <see cref="WorkloadSpec.MaxScanLength"/> records in key order from a chosen record's key.</summary>
+    Scan,
+}
+
+/// <summary>The proportions of each operation; they need not add up to 1 (each is divided by their sum).</summary>
+/// <param name="Read">Reads.</param>
+/// <param name="Update">Updates.</param>
+/// <param name="Insert">Inserts.</param>
+/// <param name="ReadModifyWrite">Read-modify-writes.</param>
+/// <param name="Scan">Scans.</param>
+public sealed record OperationMix(double Read = 0, double Update = 0, double Insert = 0, double ReadModifyWrite = 0, double Scan = 0)
+{
+    /// <summary>Only reads.</summary>
+    public static OperationMix ReadOnly { get; } = new(Read: 1);
+
+    /// <summary>Only updates.</summary>
+    public static OperationMix WriteOnly { get; } = new(Update: 1);
+
+    /// <summary>Half reads, half updates.</summary>
+    public static OperationMix HalfReads { get; } = new(Read: 0.5, Update: 0.5);
+
+    /// <summary>The proportion of <paramref name="type"/>, as given.</summary>
+    public double Of(OperationType type) => type switch
+    {
+        OperationType.Read => Read,
+        OperationType.Update => Update,
+        OperationType.Insert => Insert,
+        OperationType.ReadModifyWrite => ReadModifyWrite,
+        OperationType.Scan => Scan,
+        _ => 0,
+    };
+
+    /// <summary>"50% read, 50% update", for tables.</summary>
+    public override string ToString()
+    {
+        double total = Enum.GetValues<OperationType>().Sum(Of);
+        return string.Join(", ", Enum.GetValues<OperationType>().Where(type => Of(type) > 0).Select(type => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Of(type) / total:0.#%} {type}")));
+    }
+}
+
+/// <summary>A workload: which operations, on which records, of what size.</summary>
+public sealed record WorkloadSpec
+{
+    /// <summary>The name tables print, for example "YCSB-A".</summary>
+    public required string Name { get; init; }
+
+    /// <summary>The operations.</summary>
+    public required OperationMix Mix { get; init; }
+
+    /// <summary>How records are picked.</summary>
+    public KeyDistribution Distribution { get; init; } = KeyDistribution.Zipfian;
+
+    /// <summary>Records loaded before the run (YCSB's recordcount).</summary>
+    public long RecordCount { get; init; } = 100_000;
+
+    /// <summary>The value length of every suite: the point-operation benchmarks' smaller size.</summary>
+    public const int DefaultValueBytes = 128;
+
+    /// <summary>The length of every value.</summary>
+    public int ValueBytes { get; init; } = DefaultValueBytes;
+
+    /// <summary>The longest scan; each scan's length is uniform in 1..this (YCSB's maxscanlength and scanlengthdistribution=uniform).</summary>
+    public int MaxScanLength { get; init; } = 100;
+
+    /// <summary>The same workload at another record count.</summary>
+    public WorkloadSpec WithRecords(long records) => this with { RecordCount = records };
+}

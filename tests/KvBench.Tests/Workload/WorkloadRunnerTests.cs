@@ -1,0 +1,104 @@
+using KvBench.Core;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+using KvBench.Tests.Conformance;
+
+namespace KvBench.Tests.Workload;
+
+/// <summary>The runner on real stores: every YCSB preset on every row, every read verified, and a wrong value caught.</summary>
+public sealed class WorkloadRunnerTests
+{
+    [Theory]
+    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name)
+    {
+        using var directory = new TempDirectory();
+
+        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Ycsb([name], YcsbWorkloads.All, SuiteSettings.Smoke, directory.Path);
+
+        Assert.Equal(YcsbWorkloads.All.Select(workload => workload.Name).Order(), results.Select(result => result.Workload.Name).Order());
+        foreach (WorkloadResult result in results)
+        {
+            Assert.True(result.Succeeded, $"{name} {result.Workload.Name}: {result.WrongReads} wrong reads, {result.Errors} errors ({result.FirstError}).");
+            Assert.All(result.Operations, operation => Assert.True(operation.Latency.Count > 0, $"{name} {result.Workload.Name} ran no {operation.Type}."));
+            Assert.True(result.CheckedReads > 0, $"{name} {result.Workload.Name} checked no read.");
+        }
+    }
+
+    [Fact]
+    public void A_store_that_returns_another_record_s_bytes_fails_the_run()
+    {
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        WorkloadSpec workload = YcsbWorkloads.C with { RecordCount = 200 };
+        WorkloadRunner.Load(store, workload);
+        var records = new RecordSet(workload.ValueBytes);
+        for (int i = 1; i < 200; i += 2)
+        {
+            store.Put(records.Key(i), records.Value(i - 1));
+        }
+
+        WorkloadResult result = WorkloadRunner.Run(store, workload, Brief(threads: 2));
+
+        Assert.False(result.Succeeded);
+        Assert.InRange(result.WrongReads, 1, result.CheckedReads);
+    }
+
+    [Fact]
+    public void A_second_run_on_the_same_store_accepts_the_versions_the_first_run_wrote()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        WorkloadSpec workload = YcsbWorkloads.A with { RecordCount = 500 };
+        WorkloadRunner.Load(store, workload);
+
+        WorkloadResult first = WorkloadRunner.Run(store, workload, Brief(threads: 2));
+        WorkloadResult second = WorkloadRunner.Run(store, YcsbWorkloads.F with { RecordCount = 500 }, Brief(threads: 2));
+
+        Assert.True(first.Succeeded && second.Succeeded, $"{first.WrongReads} and {second.WrongReads} wrong reads.");
+        Assert.True(second.CheckedReads > 0);
+    }
+
+    [Fact]
+    public void An_open_loop_never_runs_ahead_of_its_schedule()
+    {
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        WorkloadSpec workload = YcsbWorkloads.B with { RecordCount = 1_000 };
+        WorkloadRunner.Load(store, workload);
+
+        WorkloadResult result = WorkloadRunner.Run(store, workload, Brief(threads: 2) with { TargetOperationsPerSecond = 2_000 });
+
+        // 2,000 a second for 0.3 s of measuring is 600 scheduled operations; a closed loop on Memory does millions.
+        Assert.True(result.Succeeded);
+        Assert.InRange(result.Operations.Sum(operation => operation.Latency.Count), 1, 600 + 2);
+    }
+
+    [Fact]
+    public void Scans_return_records_in_key_order_from_their_start_and_each_is_checked()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        WorkloadSpec workload = YcsbWorkloads.E with { RecordCount = 2_000 };
+        WorkloadRunner.Load(store, workload);
+
+        WorkloadResult result = WorkloadRunner.Run(store, workload, Brief(threads: 1));
+
+        Assert.True(result.Succeeded, $"{result.WrongReads} wrong reads.");
+        Assert.True(result.CheckedReads > result.Of(OperationType.Scan)!.Latency.Count, "Each scan checks every record it returns.");
+    }
+
+    [Fact]
+    public void Record_keys_lead_back_to_their_index()
+    {
+        var records = new RecordSet(valueBytes: 64, seed: 99);
+        for (long index = 0; index < 10_000; index += 7)
+        {
+            Assert.True(records.TryIndexOf(records.Key(index), out long found));
+            Assert.Equal(index, found);
+        }
+
+        Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, seed: 100).Key(5), out _));
+        Assert.False(records.TryIndexOf([1, 2, 3], out _));
+    }
+
+    private static RunSettings Brief(int threads) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
+}
