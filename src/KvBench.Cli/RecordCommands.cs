@@ -4,16 +4,11 @@ using System.Diagnostics;
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 
-using Spectre.Console;
-
 namespace KvBench.Cli;
 
 /// <summary><c>load</c> and <c>verify</c>: fixed-seed records written by one command and checked, byte for byte, by another.</summary>
 internal static class RecordCommands
 {
-    /// <summary>A load that ends sooner than this shows no progress bar.</summary>
-    private static readonly TimeSpan s_progressDelay = TimeSpan.FromSeconds(1);
-
     private static readonly Option<long> s_count = NonNegative(new Option<long>("--count", "-n") { Description = "How many records.", Required = true });
 
     private static readonly Option<long> s_valueBytes = NonNegative(new Option<long>("--value-bytes")
@@ -47,19 +42,13 @@ internal static class RecordCommands
             long count = parseResult.GetValue(s_count);
             RecordSet records = Records(parseResult);
             using IKeyValueStore store = StoreArguments.Open(parseResult);
-            var progress = new LatestProgress();
             var clock = Stopwatch.StartNew();
-            Task loading = Task.Run(() =>
+            LoadProgress.Run(progress =>
             {
-                records.Load(store, count, (int)Math.Clamp(parseResult.GetValue(batch), 1, int.MaxValue), progress, parseResult.GetValue(s_valueVersion));
+                records.Load(store, count, (int)Math.Clamp(parseResult.GetValue(batch), 1, int.MaxValue), LoadStatus.Relay(progress, "Loading", 0, count), parseResult.GetValue(s_valueVersion));
                 store.Flush();
+                return count;
             });
-            if (Task.WaitAny([loading], s_progressDelay) < 0 && !Console.IsErrorRedirected)
-            {
-                ShowProgress(loading, progress, count);
-            }
-
-            loading.GetAwaiter().GetResult();
             parseResult.InvocationConfiguration.Output.WriteLine(
                 $"Loaded {count:N0} records of {records.ValueBytes:N0} bytes (seed {records.Seed}) into {store.Name} in {clock.Elapsed.TotalSeconds:0.00} s.");
             return ExitCodes.Ok;
@@ -107,31 +96,5 @@ internal static class RecordCommands
             }
         });
         return option;
-    }
-
-    /// <summary>Draws a progress bar on standard error until <paramref name="loading"/> ends.</summary>
-    private static void ShowProgress(Task loading, LatestProgress progress, long count)
-    {
-        IAnsiConsole console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
-        console.Progress().Start(context =>
-        {
-            ProgressTask task = context.AddTask("Loading", maxValue: Math.Max(count, 1));
-            while (Task.WaitAny([loading], TimeSpan.FromMilliseconds(100)) < 0)
-            {
-                task.Value = progress.Value;
-            }
-
-            task.Value = progress.Value;
-        });
-    }
-
-    /// <summary>Keeps only the latest report, read by the thread that draws the bar.</summary>
-    private sealed class LatestProgress : IProgress<long>
-    {
-        private long _value;
-
-        public long Value => Volatile.Read(ref _value);
-
-        public void Report(long value) => Volatile.Write(ref _value, value);
     }
 }

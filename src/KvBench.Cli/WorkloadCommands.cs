@@ -71,8 +71,12 @@ internal static class WorkloadCommands
             using IKeyValueStore store = StoreArguments.Open(parseResult);
             if (parseResult.GetValue(load))
             {
-                WorkloadRunner.Load(store, spec);
-                store.Flush();
+                LoadProgress.Run(loads =>
+                {
+                    WorkloadRunner.Load(store, spec, LoadStatus.Relay(loads, $"{store.Name}: {spec.RecordCount:N0} records", 0, spec.RecordCount));
+                    store.Flush();
+                    return spec.RecordCount;
+                });
             }
 
             WorkloadResult result = WorkloadRunner.Run(store, spec, Settings(parseResult) with { TargetOperationsPerSecond = parseResult.GetValue(rate) });
@@ -96,8 +100,8 @@ internal static class WorkloadCommands
                 ? [.. Split(names).Select(YcsbWorkloads.Named)]
                 : [.. YcsbWorkloads.All];
             SuiteSettings settings = Suite(parseResult) with { YcsbThreads = parseResult.GetValue(ycsbThreads) };
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch =>
-                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
             return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
         });
         return command;
@@ -129,11 +133,13 @@ internal static class WorkloadCommands
 
             if (parseResult.GetRequiredValue(what) == "scale")
             {
-                IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+                IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                    WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
                 return Report(parseResult, [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])], WorkloadTables.Scale(points), points);
             }
 
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
             return Report(parseResult, results, WorkloadTables.Threads(results), results);
         });
         return command;

@@ -74,12 +74,12 @@ public static class WorkloadSuites
     /// The evaluation's two suites on one load per row: the thread sweep, then YCSB A to F (the inserting workloads last,
     /// as YCSB recommends, so the sweep and the other workloads see the loaded records only).
     /// </summary>
-    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var ycsb = new List<WorkloadResult>();
         var threads = new List<WorkloadResult>();
-        RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) =>
+        RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) =>
         {
             threads.AddRange(SweepRuns(store, records, settings, log));
             ycsb.AddRange(YcsbRuns(store, records, YcsbWorkloads.All, settings, log));
@@ -89,21 +89,21 @@ public static class WorkloadSuites
     }
 
     /// <summary>YCSB A, B, C, F, D, E (YCSB's recommended order: the inserting workloads last) on each row.</summary>
-    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) => YcsbRuns(store, records, workloads, settings, log));
+        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => YcsbRuns(store, records, workloads, settings, log));
     }
 
     /// <summary>Each sweep mix at each thread count on each row.</summary>
-    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, (store, records) => SweepRuns(store, records, settings, log));
+        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log));
     }
 
     /// <summary>Each row loaded to each record count in turn: load rate, bytes per record, Get, Put and a 100-record scan.</summary>
-    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var points = new List<ScalePoint>();
@@ -118,7 +118,7 @@ public static class WorkloadSuites
                 foreach (long target in settings.ScaleRecords)
                 {
                     long started = Stopwatch.GetTimestamp();
-                    records.Load(store, loaded, target - loaded);
+                    records.Load(store, loaded, target - loaded, progress: LoadStatus.Relay(loads, $"{row}: {target:N0} records", loaded, target));
                     store.Flush();
                     double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
                     double rate = (target - loaded) / seconds;
@@ -157,6 +157,7 @@ public static class WorkloadSuites
         long records,
         string workDirectory,
         Action<string>? log,
+        IProgress<LoadStatus>? loads,
         Func<IKeyValueStore, long, IEnumerable<WorkloadResult>> runs)
     {
         var results = new List<WorkloadResult>();
@@ -168,7 +169,7 @@ public static class WorkloadSuites
                 using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory });
                 log?.Invoke($"{row}: loading {records:N0} records");
                 var recordSet = new RecordSet(WorkloadSpec.DefaultValueBytes);
-                recordSet.Load(store, records);
+                recordSet.Load(store, records, progress: LoadStatus.Relay(loads, $"{row}: {records:N0} records", 0, records));
                 recordSet.Verify(store, records, sampleSize: 1_000).ThrowIfFailed(row);
                 results.AddRange(runs(store, records));
             }
