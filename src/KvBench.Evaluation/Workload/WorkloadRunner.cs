@@ -261,9 +261,7 @@ public static class WorkloadRunner
             switch (type)
             {
                 case OperationType.Read:
-                    index = _chooser.Next(_random);
-                    _shared.Records.WriteKey(index, _key);
-                    _read.ResetWrittenCount();
+                    index = Choose();
                     start = Stopwatch.GetTimestamp();
                     bool found = _store.TryGet(_key, _read);
                     long end = Stopwatch.GetTimestamp();
@@ -271,8 +269,7 @@ public static class WorkloadRunner
                     return end - Begin(start, intendedStart);
 
                 case OperationType.Update:
-                    index = _chooser.Next(_random);
-                    _shared.Records.WriteKey(index, _key);
+                    index = Choose();
                     _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
                     start = Stopwatch.GetTimestamp();
                     _store.Put(_key, _value);
@@ -290,9 +287,7 @@ public static class WorkloadRunner
                     return inserted - Begin(start, intendedStart);
 
                 case OperationType.ReadModifyWrite:
-                    index = _chooser.Next(_random);
-                    _shared.Records.WriteKey(index, _key);
-                    _read.ResetWrittenCount();
+                    index = Choose();
                     start = Stopwatch.GetTimestamp();
                     bool present = _store.TryGet(_key, _read);
                     _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
@@ -311,6 +306,15 @@ public static class WorkloadRunner
                     CheckScan(startKey, length, entries);
                     return scanned - Begin(start, intendedStart);
             }
+        }
+
+        /// <summary>Picks the record the next operation touches, writes its key and empties the read buffer.</summary>
+        private long Choose()
+        {
+            long index = _chooser.Next(_random);
+            _shared.Records.WriteKey(index, _key);
+            _read.ResetWrittenCount();
+            return index;
         }
 
         private static long Begin(long start, long intendedStart) => intendedStart >= 0 ? Math.Min(start, intendedStart) : start;

@@ -62,10 +62,7 @@ public sealed class WorkloadRunnerTests
     public void An_open_loop_never_runs_ahead_of_its_schedule()
     {
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
-        WorkloadSpec workload = YcsbWorkloads.B with { RecordCount = 1_000 };
-        WorkloadRunner.Load(store, workload);
-
-        WorkloadResult result = WorkloadRunner.Run(store, workload, Brief(threads: 2) with { TargetOperationsPerSecond = 2_000 });
+        WorkloadResult result = LoadAndRun(store, YcsbWorkloads.B with { RecordCount = 1_000 }, Brief(threads: 2) with { TargetOperationsPerSecond = 2_000 });
 
         // 2,000 a second for 0.3 s of measuring is 600 scheduled operations; a closed loop on Memory does millions.
         Assert.True(result.Succeeded);
@@ -77,10 +74,7 @@ public sealed class WorkloadRunnerTests
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
-        WorkloadSpec workload = YcsbWorkloads.E with { RecordCount = 2_000 };
-        WorkloadRunner.Load(store, workload);
-
-        WorkloadResult result = WorkloadRunner.Run(store, workload, Brief(threads: 1));
+        WorkloadResult result = LoadAndRun(store, YcsbWorkloads.E with { RecordCount = 2_000 }, Brief(threads: 1));
 
         Assert.True(result.Succeeded, $"{result.WrongReads} wrong reads.");
         Assert.True(result.CheckedReads > result.Of(OperationType.Scan)!.Latency.Count, "Each scan checks every record it returns.");
@@ -98,6 +92,12 @@ public sealed class WorkloadRunnerTests
 
         Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, seed: 100).Key(5), out _));
         Assert.False(records.TryIndexOf([1, 2, 3], out _));
+    }
+
+    private static WorkloadResult LoadAndRun(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
+    {
+        WorkloadRunner.Load(store, workload);
+        return WorkloadRunner.Run(store, workload, settings);
     }
 
     private static RunSettings Brief(int threads) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
