@@ -41,7 +41,7 @@ internal static class ProbeCommand
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            string name = StoreCatalog.Names.First(row => row.Equals(parseResult.GetRequiredValue(StoreArguments.Store), StringComparison.OrdinalIgnoreCase));
+            string name = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
             string which = parseResult.GetRequiredValue(probe);
             ProbeSettings settings = parseResult.GetValue(quick) ? ProbeSettings.Quick : parseResult.GetValue(full) ? ProbeSettings.Full : ProbeSettings.Default;
             string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-probe-" + Guid.NewGuid().ToString("N"));

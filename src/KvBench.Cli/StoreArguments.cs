@@ -123,12 +123,20 @@ internal static class StoreArguments
         option.CompletionSources.Add([.. StoreCatalog.Names]);
         option.Validators.Add(static result =>
         {
-            string? name = result.Tokens.Count > 0 ? result.Tokens[0].Value : null;
-            if (name is not null && !StoreCatalog.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
+            if (result.Tokens.Count > 0 && UnknownStore(result.Tokens[0].Value) is { } error)
             {
-                result.AddError($"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}.");
+                result.AddError(error);
             }
         });
         return option;
     }
+
+    /// <summary>The catalog's spelling of <paramref name="name"/>, which a validator has already found (names match in any case).</summary>
+    public static string CanonicalName(string name) => StoreCatalog.Names.First(row => row.Equals(name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>The usage error for a name no row has, or <see langword="null"/> for a known one.</summary>
+    public static string? UnknownStore(string name) =>
+        StoreCatalog.Names.Contains(name, StringComparer.OrdinalIgnoreCase)
+            ? null
+            : $"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}.";
 }

@@ -28,19 +28,21 @@ internal static class WorkloadCommands
 
     private static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
 
-    private static readonly Option<string[]> s_stores = new("--stores")
-    {
-        Description = "Rows to run, comma-separated or repeated; every available row when left out.",
-        AllowMultipleArgumentsPerToken = true,
-    };
+    private static readonly Option<string[]> s_stores = EachChecked(
+        new Option<string[]>("--stores")
+        {
+            Description = "Rows to run, comma-separated or repeated; every available row when left out.",
+            AllowMultipleArgumentsPerToken = true,
+        },
+        StoreArguments.UnknownStore);
 
     private static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
     {
-        var workload = new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution)." };
-        var mix = new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan)." };
+        Option<string?> workload = EachChecked(new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution)." }, UnknownWorkload);
+        Option<string?> mix = EachChecked(new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan)." }, BadMix);
         var distribution = new Option<KeyDistribution?>("--distribution") { Description = "uniform, zipfian or latest (default: the workload's, or zipfian)." };
         var valueBytes = new Option<int>("--value-bytes") { Description = "The length of every value.", DefaultValueFactory = static _ => WorkloadSpec.DefaultValueBytes };
         var rate = new Option<double?>("--rate") { Description = "Operations per second across all threads, open loop (latency counted from each operation's intended start); closed loop when left out." };
@@ -88,7 +90,7 @@ internal static class WorkloadCommands
     /// <summary><c>kvbench ycsb</c>: YCSB A to F over chosen rows.</summary>
     public static Command Ycsb()
     {
-        var workloads = new Option<string[]>("--workloads") { Description = "Which of A to F (default: all).", AllowMultipleArgumentsPerToken = true };
+        Option<string[]> workloads = EachChecked(new Option<string[]>("--workloads") { Description = "Which of A to F (default: all).", AllowMultipleArgumentsPerToken = true }, UnknownWorkload);
         Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
         var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
         {
@@ -187,7 +189,7 @@ internal static class WorkloadCommands
 
     private static IEnumerable<string> Rows(ParseResult parseResult) =>
         parseResult.GetValue(s_stores) is { Length: > 0 } names
-            ? Split(names).Select(name => StoreCatalog.Names.FirstOrDefault(row => row.Equals(name, StringComparison.OrdinalIgnoreCase)) ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}."))
+            ? Split(names).Select(StoreArguments.CanonicalName)
             : StoreCatalog.AvailableNames;
 
     private static IEnumerable<string> Split(IEnumerable<string> values) =>
@@ -226,6 +228,38 @@ internal static class WorkloadCommands
         }
 
         return results.All(result => result.Succeeded) ? ExitCodes.Ok : ExitCodes.Error;
+    }
+
+    /// <summary>
+    /// Checks every comma-separated value of <paramref name="option"/> with <paramref name="check"/> while the command
+    /// line is parsed, so a wrong name is a usage error (exit 2) with the check's message, not a failure mid-run.
+    /// </summary>
+    private static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
+    {
+        option.Validators.Add(result =>
+        {
+            foreach (string? error in Split(result.Tokens.Select(token => token.Value)).Select(check).Where(error => error is not null))
+            {
+                result.AddError(error!);
+            }
+        });
+        return option;
+    }
+
+    private static string? UnknownWorkload(string name) => YcsbWorkloads.Find(name) is null ? $"No YCSB workload is named '{name}'; they are A to F." : null;
+
+    /// <summary>A mix is one value with commas inside, so each comma-separated share is checked on its own.</summary>
+    private static string? BadMix(string share)
+    {
+        try
+        {
+            ParseMix(share);
+            return null;
+        }
+        catch (ArgumentException e)
+        {
+            return e.Message;
+        }
     }
 
     private static Option<int> Positive(Option<int> option)

@@ -36,10 +36,14 @@ public static class YcsbWorkloads
     public static IReadOnlyList<WorkloadSpec> All { get; } = [A, B, C, D, E, F];
 
     /// <summary>The workload named <paramref name="name"/> ("A" or "YCSB-A", any case).</summary>
-    public static WorkloadSpec Named(string name)
+    /// <exception cref="ArgumentException">No workload has that name.</exception>
+    public static WorkloadSpec Named(string name) =>
+        Find(name) ?? throw new ArgumentException($"No YCSB workload is named '{name}'; they are A to F.", nameof(name));
+
+    /// <summary>The workload named <paramref name="name"/> ("A" or "YCSB-A", any case), or <see langword="null"/>.</summary>
+    public static WorkloadSpec? Find(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return All.FirstOrDefault(workload => workload.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || workload.Name.EndsWith("-" + name, StringComparison.OrdinalIgnoreCase))
-            ?? throw new ArgumentException($"No YCSB workload is named '{name}'; they are A to F.", nameof(name));
+        return All.FirstOrDefault(workload => workload.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || workload.Name.EndsWith("-" + name, StringComparison.OrdinalIgnoreCase));
     }
 }

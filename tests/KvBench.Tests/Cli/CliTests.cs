@@ -53,6 +53,22 @@ public sealed class CliTests
         Assert.False(Directory.Exists(missing));
     }
 
+    [Theory]
+    [InlineData("ycsb", "--stores", "Nope", "No store is named 'Nope'")]
+    [InlineData("ycsb", "--workloads", "Z", "No YCSB workload is named 'Z'")]
+    [InlineData("run", "--mix", "read=0.5,bogus=1", "'bogus' is not an operation")]
+    public async Task A_wrong_workload_argument_is_a_usage_error_with_its_reason_and_no_stack_trace(string command, string option, string value, string reason)
+    {
+        using var directory = new TempDirectory();
+        string[] arguments = command == "run" ? ["run", "--store", StoreNames.Memory, "--dir", directory.Path, option, value] : [command, option, value];
+
+        CliRunResult result = await Run(arguments);
+
+        Assert.Equal(ExitCodes.Usage, result.ExitCode);
+        Assert.Contains(reason, result.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Unhandled", result.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Load_then_verify_checks_every_byte_and_a_mismatch_has_its_own_exit_code()
     {
