@@ -29,6 +29,12 @@ public static class ExitCodes
     /// <summary>A read-only or secondary open found no store in the directory; nothing was created.</summary>
     public const int StoreNotFound = 7;
 
+    /// <summary>The store's files are damaged: the engine found bytes it did not write.</summary>
+    public const int StoreDamaged = 8;
+
+    /// <summary>The disk that holds the store is full; the write that failed was not stored, earlier ones are kept.</summary>
+    public const int StoreFull = 9;
+
     /// <summary>The exit codes as <c>--help</c> shows them.</summary>
     internal const string Help = """
         Exit codes:
@@ -41,18 +47,42 @@ public static class ExitCodes
           5  verification failed: verify found records missing or with other bytes
           6  store unavailable: its package or native library cannot be had on this machine
           7  store not found: --access ReadOnly or Secondary found no store in --dir; nothing was created
+          8  store damaged: the store's files hold bytes its engine did not write
+          9  store full: the disk is full; the failed write was not stored, earlier writes are kept
+
+        Every error is one line on standard error; --verbose adds its stack trace.
         """;
 
     /// <summary>
     /// The exit code for an error a store raised about itself or its input, or <see langword="null"/> for any other
-    /// error, which is a bug and left to the command-line library's handler (it prints the stack trace and returns 1).
+    /// error, which is not the store's (a bug, or the machine: a file KvBench itself writes, say) and exits with
+    /// <see cref="Error"/>, its type named in the line.
     /// </summary>
     public static int? For(Exception error) => error switch
     {
         StoreLockedException => StoreLocked,
         StoreUnavailableException => StoreUnavailable,
         StoreNotFoundException => StoreNotFound,
+        StoreDamagedException => StoreDamaged,
+        StoreFullException => StoreFull,
         KeyValueStoreException or EmptyKeyException or SizeLimitExceededException => Error,
         _ => null,
     };
+
+    /// <summary>
+    /// Writes <paramref name="error"/> as one line on <paramref name="console"/> (its stack trace after it when
+    /// <paramref name="verbose"/>) and returns the exit code it means.
+    /// </summary>
+    public static int Report(Exception error, TextWriter console, bool verbose)
+    {
+        int? code = For(error);
+        string message = error.Message.ReplaceLineEndings(" ");
+        console.WriteLine(code is null ? $"kvbench: {message} ({error.GetType().Name})" : $"kvbench: {message}");
+        if (verbose)
+        {
+            console.WriteLine(error.ToString());
+        }
+
+        return code ?? Error;
+    }
 }

@@ -27,6 +27,7 @@ public static class KvBenchCommand
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
             WorkerCommand.Create(),
+            StoreArguments.Verbose,
         };
         VersionAction.ReplaceOn(root);
         return root;
@@ -37,8 +38,21 @@ public static class KvBenchCommand
     {
         ParseResult parseResult = Create().Parse(args);
 
-        // The library prints the errors and the command's help; only its exit code (1) is made distinct from a failed store call.
-        int exitCode = parseResult.Invoke(configuration);
+        // Commands that do not guard their own action (adr, stores, worker) still print one line, not the library's
+        // stack trace.
+        configuration ??= new InvocationConfiguration();
+        configuration.EnableDefaultExceptionHandler = false;
+        int exitCode;
+        try
+        {
+            // The library prints the errors and the command's help; only its exit code (1) is made distinct from a failed store call.
+            exitCode = parseResult.Invoke(configuration);
+        }
+        catch (Exception e)
+        {
+            return ExitCodes.Report(e, configuration.Error, parseResult.GetValue(StoreArguments.Verbose));
+        }
+
         return parseResult.Errors.Count > 0 ? ExitCodes.Usage : exitCode;
     }
 }

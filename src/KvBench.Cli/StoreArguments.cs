@@ -76,9 +76,16 @@ internal static class StoreArguments
     public static string Format(ReadOnlySpan<byte> bytes, ParseResult parseResult) =>
         parseResult.GetValue(Hex) ? Convert.ToHexStringLower(bytes) : Encoding.UTF8.GetString(bytes);
 
+    /// <summary>On an error, its stack trace after the one-line message; an option of every command.</summary>
+    public static Option<bool> Verbose { get; } = new("--verbose")
+    {
+        Description = "On an error, print its stack trace after the one-line message.",
+        Recursive = true,
+    };
+
     /// <summary>
-    /// Runs a command's action; an error a store raised about itself or its input becomes a one-line message and the
-    /// exit code <see cref="ExitCodes.For"/> gives it. Anything else is a bug, left to the library's handler.
+    /// Runs a command's action; any error becomes one line on standard error and the exit code
+    /// <see cref="ExitCodes.Report"/> gives it, with its stack trace only under <c>--verbose</c>.
     /// </summary>
     public static void SetGuardedAction(Command command, Func<ParseResult, int> action) =>
         command.SetAction(parseResult =>
@@ -87,10 +94,9 @@ internal static class StoreArguments
             {
                 return action(parseResult);
             }
-            catch (Exception e) when (ExitCodes.For(e) is int exitCode)
+            catch (Exception e)
             {
-                parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {e.Message}");
-                return exitCode;
+                return ExitCodes.Report(e, parseResult.InvocationConfiguration.Error, parseResult.GetValue(Verbose));
             }
         });
 

@@ -49,6 +49,50 @@ public sealed class StoreNotFoundException : KeyValueStoreException
     public string Directory { get; }
 }
 
+/// <summary>
+/// The store's files are damaged: the engine found bytes that are not what it wrote (a failed checksum, a page that is
+/// not a page, a file that is not its format). Nothing was written by the call that failed; what else can still be read
+/// depends on the engine and on where the damage is.
+/// </summary>
+public sealed class StoreDamagedException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, with the engine's own error.</summary>
+    public StoreDamagedException(string storeName, string directory, Exception innerException)
+        : base($"{storeName} at '{directory}' is damaged: {innerException?.Message}", innerException)
+    {
+        StoreName = storeName;
+        Directory = directory;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The store's directory.</summary>
+    public string Directory { get; }
+}
+
+/// <summary>
+/// The file system that holds the store has no room for a write. The call that failed is not acknowledged; every write
+/// acknowledged before it is kept, and the store accepts writes again once space is freed (RocksDB after it is reopened:
+/// a failed write stops its writes until then).
+/// </summary>
+public sealed class StoreFullException : KeyValueStoreException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, with the engine's own error.</summary>
+    public StoreFullException(string storeName, string directory, Exception innerException)
+        : base($"{storeName} at '{directory}' is out of disk space; the write was not stored: {innerException?.Message}", innerException)
+    {
+        StoreName = storeName;
+        Directory = directory;
+    }
+
+    /// <summary>The row name of the store.</summary>
+    public string StoreName { get; }
+
+    /// <summary>The store's directory.</summary>
+    public string Directory { get; }
+}
+
 /// <summary>A write was attempted on a store opened read-only or as a secondary.</summary>
 public sealed class StoreReadOnlyException : KeyValueStoreException
 {

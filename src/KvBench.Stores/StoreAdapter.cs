@@ -5,19 +5,24 @@ using KvBench.Core;
 namespace KvBench.Stores;
 
 /// <summary>
-/// The checks every adapter owes the contract, done once: disposed, read-only, empty and oversized keys and values,
-/// negative scan limits.
-/// Adapters implement the <c>*Core</c> methods and see only valid input.
+/// What every adapter owes the contract, done once: the checks (read-only, empty and oversized keys and values, negative
+/// scan limits), the lifetime (a call racing <see cref="Dispose"/> finishes before the engine is closed, and a call after
+/// it gets <see cref="ObjectDisposedException"/>), and the errors (an engine's exception becomes the contract's typed
+/// error, through <see cref="ClassifyEngineError"/>).
+/// Adapters implement the <c>*Core</c> methods, see only valid input, and are never called during or after
+/// <see cref="DisposeCore"/>.
 /// </summary>
 internal abstract class StoreAdapter : IKeyValueStore
 {
-    private volatile bool _disposed;
+    private readonly LifetimeGate _gate = new();
 
-    protected StoreAdapter(string name, StoreCapabilities capabilities, StoreAccess access)
+    protected StoreAdapter(string name, StoreCapabilities capabilities, StoreOptions options)
     {
+        ArgumentNullException.ThrowIfNull(options);
         Name = name;
         Capabilities = capabilities;
-        Access = access;
+        Access = options.Access;
+        StoreDirectory = Path.GetFullPath(options.Directory);
     }
 
     public string Name { get; }
@@ -26,33 +31,100 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     protected StoreAccess Access { get; }
 
+    /// <summary>The store's directory as a full path, as the typed errors name it.</summary>
+    protected string StoreDirectory { get; }
+
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        ThrowIfNotWritable();
-        ValidateEntry(key, value.Length);
-        PutCore(key, value);
+        int call = EnterWritable();
+        try
+        {
+            ValidateEntry(key, value.Length);
+            PutCore(key, value);
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
     }
 
     public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
-        return IsReadableKey(key) && TryGetCore(key, destination);
+        int call = _gate.Enter(this);
+        try
+        {
+            return IsStorableKey(key) && TryGetCore(key, destination);
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
     }
 
-    public byte[]? Get(ReadOnlySpan<byte> key) => IsReadableKey(key) ? GetCore(key) : null;
+    public byte[]? Get(ReadOnlySpan<byte> key)
+    {
+        int call = _gate.Enter(this);
+        try
+        {
+            return IsStorableKey(key) ? GetCore(key) : null;
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
+    }
 
-    public bool ContainsKey(ReadOnlySpan<byte> key) => IsReadableKey(key) && ContainsKeyCore(key);
+    public bool ContainsKey(ReadOnlySpan<byte> key)
+    {
+        int call = _gate.Enter(this);
+        try
+        {
+            return IsStorableKey(key) && ContainsKeyCore(key);
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
+    }
 
     public bool Delete(ReadOnlySpan<byte> key)
     {
-        ThrowIfNotWritable();
-        return IsReadableKey(key) && DeleteCore(key);
+        int call = EnterWritable();
+        try
+        {
+            return IsStorableKey(key) && DeleteCore(key);
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
     }
 
     public IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefix(ReadOnlyMemory<byte> prefix)
     {
         ThrowIfDisposed();
-        return ScanPrefixCore(prefix);
+        return Gated(() => ScanPrefixCore(prefix));
     }
 
     public IEnumerable<KeyValuePair<byte[], byte[]>> ScanFrom(ReadOnlyMemory<byte> startKey, int limit)
@@ -67,7 +139,7 @@ internal abstract class StoreAdapter : IKeyValueStore
         int maxKeyBytes = Capabilities.MaxKeyBytes;
         if (startKey.Length <= maxKeyBytes)
         {
-            return ScanFromCore(startKey, limit);
+            return Gated(() => ScanFromCore(startKey, limit));
         }
 
         // Some stores cannot seek with a key longer than they store (LMDB's MDB_SET_RANGE refuses one over 511 bytes),
@@ -76,7 +148,7 @@ internal abstract class StoreAdapter : IKeyValueStore
         // is asked for, and skipped when it is there.
         // The start is copied because the skip runs as the caller enumerates, when its buffer may hold other bytes.
         byte[] start = startKey.ToArray();
-        return ScanFromCore(startKey[..maxKeyBytes], limit == int.MaxValue ? limit : limit + 1)
+        return Gated(() => ScanFromCore(startKey[..maxKeyBytes], limit == int.MaxValue ? limit : limit + 1))
             .SkipWhile(entry => entry.Key.AsSpan().SequenceCompareTo(start) < 0)
             .Take(limit);
     }
@@ -84,35 +156,57 @@ internal abstract class StoreAdapter : IKeyValueStore
     public void PutMany(IEnumerable<KeyValuePair<byte[], byte[]>> items)
     {
         ArgumentNullException.ThrowIfNull(items);
-        ThrowIfNotWritable();
-        IReadOnlyList<KeyValuePair<byte[], byte[]>> list = items as IReadOnlyList<KeyValuePair<byte[], byte[]>> ?? items.ToList();
-        foreach (KeyValuePair<byte[], byte[]> item in list)
+        int call = EnterWritable();
+        try
         {
-            ArgumentNullException.ThrowIfNull(item.Key, nameof(items));
-            ArgumentNullException.ThrowIfNull(item.Value, nameof(items));
-            ValidateEntry(item.Key, item.Value.Length);
-        }
+            IReadOnlyList<KeyValuePair<byte[], byte[]>> list = items as IReadOnlyList<KeyValuePair<byte[], byte[]>> ?? items.ToList();
+            foreach (KeyValuePair<byte[], byte[]> item in list)
+            {
+                ArgumentNullException.ThrowIfNull(item.Key, nameof(items));
+                ArgumentNullException.ThrowIfNull(item.Value, nameof(items));
+                ValidateEntry(item.Key, item.Value.Length);
+            }
 
-        if (list.Count > 0)
+            if (list.Count > 0)
+            {
+                PutManyCore(list);
+            }
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
         {
-            PutManyCore(list);
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
         }
     }
 
     public void Flush()
     {
-        ThrowIfDisposed();
-        FlushCore();
+        int call = _gate.Enter(this);
+        try
+        {
+            FlushCore();
+        }
+        catch (Exception error) when (Translate(error) is { } typed)
+        {
+            throw typed;
+        }
+        finally
+        {
+            _gate.Exit(call);
+        }
     }
 
+    /// <summary>Refuses new calls, waits for the calls in flight, then closes the engine; later calls throw <see cref="ObjectDisposedException"/>.</summary>
     public void Dispose()
     {
-        if (_disposed)
+        if (!_gate.Close())
         {
             return;
         }
 
-        _disposed = true;
         DisposeCore();
         GC.SuppressFinalize(this);
     }
@@ -145,7 +239,15 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     protected abstract void DisposeCore();
 
-    protected void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+    /// <summary>
+    /// What an exception this adapter's engine raised means: the engine's own exception types, its codes for damaged
+    /// files and a full disk. Asked only for exceptions no adapter shares (see <see cref="StoreFailures.Common"/>).
+    /// The default passes .NET I/O errors on as failures of the store and anything else unchanged.
+    /// </summary>
+    protected virtual StoreFailure ClassifyEngineError(Exception error) =>
+        error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine;
+
+    protected void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_gate.IsClosed, this);
 
     /// <summary>Copies <paramref name="value"/> into <paramref name="destination"/>.</summary>
     protected static void CopyTo(ReadOnlySpan<byte> value, IBufferWriter<byte> destination)
@@ -154,12 +256,63 @@ internal abstract class StoreAdapter : IKeyValueStore
         destination.Advance(value.Length);
     }
 
-    private void ThrowIfNotWritable()
+    /// <summary>Enters the gate for a write: refused on a store opened read-only or as a secondary.</summary>
+    private int EnterWritable()
     {
-        ThrowIfDisposed();
         if (Access != StoreAccess.ReadWrite)
         {
+            ThrowIfDisposed();
             throw new StoreReadOnlyException(Name, Access);
+        }
+
+        return _gate.Enter(this);
+    }
+
+    /// <summary>The typed error for an exception raised inside a call, or <see langword="null"/> to let it pass unchanged.</summary>
+    private Exception? Translate(Exception error) =>
+        StoreFailures.Translate(Name, StoreDirectory, StoreFailures.Common(error) ?? ClassifyEngineError(error), error);
+
+    /// <summary>
+    /// A scan whose every step runs inside the gate, so a store disposed while a caller enumerates fails that caller's
+    /// next step with <see cref="ObjectDisposedException"/>. The scan itself starts at the first step: an eager scan
+    /// (one that collects its entries when called) then runs inside the gate too.
+    /// </summary>
+    private IEnumerable<KeyValuePair<byte[], byte[]>> Gated(Func<IEnumerable<KeyValuePair<byte[], byte[]>>> scan)
+    {
+        IEnumerator<KeyValuePair<byte[], byte[]>>? entries = null;
+        try
+        {
+            while (true)
+            {
+                KeyValuePair<byte[], byte[]> entry;
+                bool more;
+                int call = _gate.Enter(this);
+                try
+                {
+                    entries ??= scan().GetEnumerator();
+                    more = entries.MoveNext();
+                    entry = more ? entries.Current : default;
+                }
+                catch (Exception error) when (Translate(error) is { } typed)
+                {
+                    throw typed;
+                }
+                finally
+                {
+                    _gate.Exit(call);
+                }
+
+                if (!more)
+                {
+                    yield break;
+                }
+
+                yield return entry;
+            }
+        }
+        finally
+        {
+            entries?.Dispose();
         }
     }
 
@@ -178,9 +331,8 @@ internal abstract class StoreAdapter : IKeyValueStore
     }
 
     /// <summary>A key longer than the limit cannot be stored, so reads answer "absent" without asking the store.</summary>
-    private bool IsReadableKey(ReadOnlySpan<byte> key)
+    private bool IsStorableKey(ReadOnlySpan<byte> key)
     {
-        ThrowIfDisposed();
         ThrowIfEmpty(key);
         return key.Length <= Capabilities.MaxKeyBytes;
     }

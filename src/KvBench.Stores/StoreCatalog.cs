@@ -14,13 +14,13 @@ public static class StoreCatalog
 {
     private static readonly StoreRow[] s_rows =
     [
-        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine),
-        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine),
-        new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine),
+        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine, ClassifyError: SqliteStore.ClassifyError),
+        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine, ClassifyError: SqliteStore.ClassifyError),
+        new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine, LmdbStore.ClassifyError),
         new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
         new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
-        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbNative.CheckAvailability, RocksDbNative.Engine),
-        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), FasterStore.HoldsStore, Engine: FasterStore.Engine),
+        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbNative.CheckAvailability, RocksDbNative.Engine, RocksDbStore.ClassifyError),
+        new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), FasterStore.HoldsStore, Engine: FasterStore.Engine, ClassifyError: FasterStore.ClassifyError),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), FileSystemStore.HoldsStore, Engine: FileSystemStore.Engine),
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), HoldsStore: null, Engine: MemoryStore.Engine),
     ];
@@ -50,6 +50,9 @@ public static class StoreCatalog
     /// <exception cref="DurabilityNotOfferedException">The row persists data but cannot reach the tier asked for.</exception>
     /// <exception cref="StoreLockedException">Another process holds the store.</exception>
     /// <exception cref="StoreNotFoundException">A read-only or secondary open found no such store in the directory (nothing is created).</exception>
+    /// <exception cref="StoreDamagedException">The store's files are damaged.</exception>
+    /// <exception cref="StoreFullException">The disk had no room for what the open writes.</exception>
+    /// <exception cref="KeyValueStoreException">The engine failed to open the store for another reason.</exception>
     public static IKeyValueStore Open(string name, StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -73,7 +76,23 @@ public static class StoreCatalog
             throw new StoreNotFoundException(row.Name, options.Directory, options.Access);
         }
 
-        return row.Open(row.Name, options);
+        try
+        {
+            return row.Open(row.Name, options);
+        }
+        catch (Exception error) when (Translate(row, options, error) is { } typed)
+        {
+            throw typed;
+        }
+    }
+
+    /// <summary>An error raised while opening, typed the way the open store types the errors of its calls.</summary>
+    private static Exception? Translate(StoreRow row, StoreOptions options, Exception error)
+    {
+        StoreFailure failure = StoreFailures.Common(error)
+            ?? row.ClassifyError?.Invoke(error)
+            ?? (error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine);
+        return StoreFailures.Translate(row.Name, Path.GetFullPath(options.Directory), failure, error);
     }
 
     private static StoreRow Find(string name)
@@ -96,13 +115,18 @@ public static class StoreCatalog
     /// returns <see langword="null"/>. Asked once, on first use of the catalog.
     /// </param>
     /// <param name="Engine">Names the package and native library versions behind the row; asked only when the row is available.</param>
+    /// <param name="ClassifyError">
+    /// What the engine's exceptions mean (damaged files, a full disk), the same classifier the adapter's calls use, so an
+    /// open fails with the same typed errors as a call; <see langword="null"/> for a row whose errors are .NET's own.
+    /// </param>
     private sealed record StoreRow(
         string Name,
         StoreCapabilities Declared,
         Func<string, StoreOptions, IKeyValueStore> Open,
         Func<string, bool>? HoldsStore,
         Func<string?>? CheckAvailability = null,
-        Func<string>? Engine = null)
+        Func<string>? Engine = null,
+        Func<Exception, StoreFailure>? ClassifyError = null)
     {
         public string? UnavailableReason { get; } = CheckAvailability?.Invoke();
     }

@@ -72,7 +72,7 @@ internal sealed unsafe class FasterStore : StoreAdapter
     private const string CheckpointDirectoryName = "checkpoints";
 
     public FasterStore(string name, StoreOptions options)
-        : base(name, Declared, options.Access)
+        : base(name, Declared, options)
     {
         bool readWrite = options.Access == StoreAccess.ReadWrite;
         Directory.CreateDirectory(options.Directory);
@@ -122,6 +122,12 @@ internal sealed unsafe class FasterStore : StoreAdapter
     }
 
     internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of("Microsoft.FASTER.Core")} (managed log device)";
+
+    /// <summary>FASTER's own exceptions and its device's I/O errors; a full disk is caught by <see cref="StoreFailures.Common"/>.</summary>
+    internal static StoreFailure ClassifyError(Exception error) =>
+        error is FasterException or IOException ? StoreFailure.Failed : StoreFailure.NotEngine;
+
+    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
 
     /// <summary>Whether <paramref name="directory"/> holds a FASTER store: its checkpoint directory, which a store gets at its first open.</summary>
     internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, CheckpointDirectoryName));

@@ -32,7 +32,7 @@ internal sealed partial class FileSystemStore : StoreAdapter
     private const string DataDirectoryName = "data";
 
     public FileSystemStore(string name, StoreOptions options)
-        : base(name, Declared, options.Access)
+        : base(name, Declared, options)
     {
         _dataDirectory = Path.GetFullPath(Path.Combine(options.Directory, DataDirectoryName));
         _tempDirectory = Path.GetFullPath(Path.Combine(options.Directory, "tmp"));

@@ -11,6 +11,9 @@ internal sealed class LmdbException : KeyValueStoreException
         Code = code;
     }
 
+    /// <summary>ENOSPC, which LMDB returns as it is when a commit's write finds the disk full.</summary>
+    internal const int NoSpaceErrno = 28;
+
     /// <summary>The MDB_* code or errno value that LMDB returned.</summary>
     public int Code { get; }
 }

@@ -25,6 +25,13 @@ internal static unsafe partial class LmdbNative
     internal const int MDB_MAP_FULL = -30792;
     internal const int MDB_MAP_RESIZED = -30785;
 
+    // The codes by which LMDB says its file is not what it wrote: not an LMDB file, another format version, a page that
+    // fails its checks, a page number past the end of the file.
+    internal const int MDB_INVALID = -30793;
+    internal const int MDB_VERSION_MISMATCH = -30794;
+    internal const int MDB_CORRUPTED = -30796;
+    internal const int MDB_PAGE_NOTFOUND = -30797;
+
     // MDB_cursor_op values.
     internal const int MDB_FIRST = 0;
     internal const int MDB_NEXT = 8;

@@ -77,7 +77,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
     internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
 
     public LmdbStore(string name, StoreOptions options)
-        : base(name, Declared, options.Access)
+        : base(name, Declared, options)
     {
         long initialMapBytes = options.InitialSizeBytes ?? DefaultInitialMapBytes;
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes, nameof(options.InitialSizeBytes));
@@ -138,6 +138,17 @@ internal sealed unsafe class LmdbStore : StoreAdapter
             }
         }
     }
+
+    /// <summary>LMDB's codes for a damaged file, and the errno of a full disk that a commit's write returns.</summary>
+    internal static StoreFailure ClassifyError(Exception error) => error switch
+    {
+        LmdbException { Code: MDB_INVALID or MDB_VERSION_MISMATCH or MDB_CORRUPTED or MDB_PAGE_NOTFOUND } => StoreFailure.Damaged,
+        LmdbException { Code: LmdbException.NoSpaceErrno } => StoreFailure.Full,
+        LmdbException or IOException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
+
+    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
 
     /// <summary>Says why the row cannot be opened here (liblmdb0 missing), or <see langword="null"/>.</summary>
     internal static string Engine() => $"{LmdbNative.Version} from {NativeLibraryFile.Describe(LmdbNative.LibraryName)} (Debian liblmdb0), bound by KvBench's own P/Invoke";

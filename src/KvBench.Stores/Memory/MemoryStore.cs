@@ -18,7 +18,7 @@ internal sealed class MemoryStore : StoreAdapter
     private readonly Dictionary<byte[], byte[]>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
 
     public MemoryStore(string name, StoreOptions options)
-        : base(name, Declared, options.Access) => _lookup = _entries.GetAlternateLookup<ReadOnlySpan<byte>>();
+        : base(name, Declared, options) => _lookup = _entries.GetAlternateLookup<ReadOnlySpan<byte>>();
 
     internal static StoreCapabilities Declared { get; } = new()
     {

@@ -37,7 +37,7 @@ internal sealed class RocksDbStore : StoreAdapter
     internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, "CURRENT"));
 
     public RocksDbStore(string name, StoreOptions options)
-        : base(name, Declared, options.Access)
+        : base(name, Declared, options)
     {
         string directory = Path.GetFullPath(options.Directory);
         _syncedWrites = options.Durability == Durability.Synced;
@@ -361,6 +361,19 @@ internal sealed class RocksDbStore : StoreAdapter
             }
         }
     }
+
+    /// <summary>
+    /// RocksDB's status text: "Corruption: ..." for a checksum or format failure, "IO error: No space left on device"
+    /// (caught by <see cref="StoreFailures.Common"/>) for a full disk.
+    /// </summary>
+    internal static StoreFailure ClassifyError(Exception error) => error switch
+    {
+        KeyValueStoreException when error.Message.Contains("Corruption:", StringComparison.Ordinal) => StoreFailure.Damaged,
+        KeyValueStoreException or IOException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
+
+    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
 
     private void ThrowIfFailed(nint error, string operation)
     {

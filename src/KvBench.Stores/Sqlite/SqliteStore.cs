@@ -41,7 +41,7 @@ internal sealed class SqliteStore : StoreAdapter
     private readonly sqlite3_stmt _rollback;
 
     public SqliteStore(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, Declared, options.Access)
+        : base(name, Declared, options)
     {
         _schema = schema;
         Directory.CreateDirectory(options.Directory);
@@ -97,6 +97,21 @@ internal sealed class SqliteStore : StoreAdapter
         Batteries_V2.Init();
         return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
     }
+
+    /// <summary>SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) and a full disk (SQLITE_FULL).</summary>
+    internal static StoreFailure ClassifyError(Exception error) => error switch
+    {
+        SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) switch
+        {
+            raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB => StoreFailure.Damaged,
+            raw.SQLITE_FULL => StoreFailure.Full,
+            _ => StoreFailure.Failed,
+        },
+        IOException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
+
+    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
 
     internal static void Check(int rc, sqlite3 db)
     {

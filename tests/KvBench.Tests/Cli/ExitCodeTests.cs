@@ -16,6 +16,8 @@ public sealed class ExitCodeTests
         { new StoreLockedException("Row", "/data"), ExitCodes.StoreLocked },
         { new StoreUnavailableException("Row", "its package is not served here"), ExitCodes.StoreUnavailable },
         { new StoreNotFoundException("Row", "/data", StoreAccess.ReadOnly), ExitCodes.StoreNotFound },
+        { new StoreDamagedException("Row", "/data", new IOException("checksum mismatch")), ExitCodes.StoreDamaged },
+        { new StoreFullException("Row", "/data", new IOException("No space left on device")), ExitCodes.StoreFull },
         { new StoreReadOnlyException("Row", StoreAccess.ReadOnly), ExitCodes.Error },
         { new KeyTooLargeException("Row", 512, 511), ExitCodes.Error },
         { new EmptyKeyException("key"), ExitCodes.Error },
@@ -24,7 +26,7 @@ public sealed class ExitCodeTests
 
     [Theory]
     [MemberData(nameof(Errors))]
-    public void A_store_error_maps_to_its_exit_code_and_anything_else_is_left_to_the_library(Exception error, int? expected) =>
+    public void A_store_error_maps_to_its_own_exit_code_and_anything_else_to_none(Exception error, int? expected) =>
         Assert.Equal(expected, ExitCodes.For(error));
 
     [Fact]
@@ -42,10 +44,30 @@ public sealed class ExitCodeTests
         Assert.Equal(string.Empty, output.ToString());
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void An_unexpected_error_is_one_line_naming_its_type_and_verbose_adds_the_stack_trace(bool verbose)
+    {
+        var error = new StringWriter();
+        var output = new StringWriter();
+        var configuration = new InvocationConfiguration { Output = output, Error = error };
+        var command = new RootCommand { StoreArguments.Verbose };
+        StoreArguments.SetGuardedAction(command, _ => throw new InvalidOperationException("first line\nsecond line"));
+
+        int exitCode = command.Parse(verbose ? ["--verbose"] : []).Invoke(configuration);
+
+        Assert.Equal(ExitCodes.Error, exitCode);
+        string[] lines = error.ToString().Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal("kvbench: first line second line (InvalidOperationException)", lines[0]);
+        Assert.Equal(verbose, lines.Length > 1);
+        Assert.Equal(verbose, error.ToString().Contains(" at ", StringComparison.Ordinal));
+    }
+
     [Fact]
     public void Exit_codes_are_distinct()
     {
-        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable, ExitCodes.StoreNotFound];
+        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable, ExitCodes.StoreNotFound, ExitCodes.StoreDamaged, ExitCodes.StoreFull];
         Assert.Equal(codes.Length, codes.Distinct().Count());
     }
 }
