@@ -346,7 +346,7 @@ internal sealed unsafe class LmdbStore : StoreAdapter
                 return;
             }
 
-            RecoverOrThrow(rc, mapBytes, write.Bytes, "write");
+            RecoverOrThrow(WithFullDiskNamed(rc, write.Bytes), mapBytes, write.Bytes, "write");
         }
     }
 
@@ -562,6 +562,23 @@ internal sealed unsafe class LmdbStore : StoreAdapter
         {
             _gate.ExitWriteLock();
         }
+    }
+
+    /// <summary>
+    /// LMDB writes a commit's pages with pwrite and turns a short write into EIO, which is what a full disk gives when
+    /// part of the pages still fit (seen on tmpfs). A failed commit's EIO on a file system without room for the
+    /// commit's bytes and a page per 4 KiB of them is named for what it is: ENOSPC.
+    /// </summary>
+    private int WithFullDiskNamed(int rc, long operationBytes)
+    {
+        const int IoErrno = 5;
+        if (rc != IoErrno)
+        {
+            return rc;
+        }
+
+        long needed = (2 * operationBytes) + (1L << 20);
+        return new DriveInfo(_path).AvailableFreeSpace < needed ? LmdbException.NoSpaceErrno : rc;
     }
 
     private long CurrentMapBytes()
