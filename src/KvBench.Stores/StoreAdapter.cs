@@ -15,6 +15,7 @@ namespace KvBench.Stores;
 internal abstract class StoreAdapter : IKeyValueStore
 {
     private readonly LifetimeGate _gate = new();
+    private FreeSpaceReserve? _freeSpaceReserve;
 
     protected StoreAdapter(string name, StoreCapabilities capabilities, StoreOptions options)
     {
@@ -31,6 +32,9 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     protected StoreAccess Access { get; }
 
+    /// <summary>The free space below which this store refuses writes (see <see cref="KeepFreeSpace"/>); 0 when it keeps none.</summary>
+    internal long FreeSpaceReserveBytes => _freeSpaceReserve?.ReserveBytes ?? 0;
+
     /// <summary>The store's directory as a full path, as the typed errors name it.</summary>
     protected string StoreDirectory { get; }
 
@@ -40,6 +44,7 @@ internal abstract class StoreAdapter : IKeyValueStore
         try
         {
             ValidateEntry(key, value.Length);
+            _freeSpaceReserve?.Claim(key.Length + (long)value.Length);
             PutCore(key, value);
         }
         catch (Exception error) when (Translate(error) is { } typed)
@@ -169,6 +174,7 @@ internal abstract class StoreAdapter : IKeyValueStore
 
             if (list.Count > 0)
             {
+                _freeSpaceReserve?.Claim(list.Sum(static item => item.Key.Length + (long)item.Value.Length));
                 PutManyCore(list);
             }
         }
@@ -187,6 +193,11 @@ internal abstract class StoreAdapter : IKeyValueStore
         int call = _gate.Enter(this);
         try
         {
+            if (Access == StoreAccess.ReadWrite)
+            {
+                _freeSpaceReserve?.Claim(0);
+            }
+
             FlushCore();
         }
         catch (Exception error) when (Translate(error) is { } typed)
@@ -246,6 +257,16 @@ internal abstract class StoreAdapter : IKeyValueStore
     /// </summary>
     protected virtual StoreFailure ClassifyEngineError(Exception error) =>
         error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine;
+
+    /// <summary>
+    /// Refuses writes (and a writer's <c>Flush</c>) with <see cref="StoreFullException"/> while the store's file system
+    /// has less than <paramref name="reserveBytes"/> free; for an engine that a full disk crashes or hangs instead of
+    /// failing the write. Called once, from the adapter's constructor.
+    /// </summary>
+    /// <param name="reserveBytes">What the engine may still write on its own after acknowledging.</param>
+    /// <param name="reason">Why, completing "KvBench keeps ... free because ...".</param>
+    protected void KeepFreeSpace(long reserveBytes, string reason) =>
+        _freeSpaceReserve = new FreeSpaceReserve(Name, StoreDirectory, reserveBytes, reason);
 
     protected void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_gate.IsClosed, this);
 

@@ -52,9 +52,13 @@ internal static class StoreFailures
         _ => null,
     };
 
-    /// <summary>Whether <paramref name="error"/> is the operating system saying the disk is full.</summary>
+    /// <summary>
+    /// Whether <paramref name="error"/> is the operating system saying the disk is full: the errno .NET passes on as the
+    /// HResult of most I/O errors, or the text of the ones it words itself (a file created with a preallocation size).
+    /// </summary>
     public static bool IsNoSpace(Exception error) =>
         error is IOException { HResult: NoSpaceErrno or QuotaErrno }
         || error.Message.Contains("No space left on device", StringComparison.OrdinalIgnoreCase)
+        || error.Message.Contains("the disk was full", StringComparison.OrdinalIgnoreCase)
         || (error.InnerException is { } inner && IsNoSpace(inner));
 }

@@ -46,6 +46,9 @@ internal sealed unsafe class FasterStore : StoreAdapter
     /// <summary>64 MiB of log in memory (eight pages): modest, since test runs open many stores at once.</summary>
     internal const int MemorySizeBits = 26;
 
+    /// <summary>Twice the in-memory log and room for checkpoint metadata: what FASTER writes on its own after acknowledging.</summary>
+    internal const long ReservedFreeBytes = (2L << MemorySizeBits) + (16L << 20);
+
     /// <summary>4 MiB of hash index (65,536 buckets of eight entries); FASTER adds overflow buckets as keys arrive.</summary>
     internal const long IndexSizeBytes = 1L << 22;
 
@@ -76,6 +79,13 @@ internal sealed unsafe class FasterStore : StoreAdapter
     {
         bool readWrite = options.Access == StoreAccess.ReadWrite;
         Directory.CreateDirectory(options.Directory);
+        if (readWrite)
+        {
+            KeepFreeSpace(
+                ReservedFreeBytes,
+                "once its log cannot flush a page to a full disk, FASTER 2.6.5 blocks the writer for good, and a checkpoint writes up to its in-memory log after the writes were acknowledged");
+        }
+
         _lock = StoreDirectoryLock.Acquire(name, options.Directory);
         var opened = new List<IDisposable> { _lock };
         try

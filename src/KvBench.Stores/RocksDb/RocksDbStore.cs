@@ -33,6 +33,9 @@ internal sealed class RocksDbStore : StoreAdapter
     private readonly bool _syncedWrites;
     private readonly string? _secondaryPath;
 
+    /// <summary>Two of RocksDB's default 64 MiB memtables and room for the WAL and manifest: what it writes after acknowledging.</summary>
+    internal const long ReservedFreeBytes = (2 * (64L << 20)) + (16L << 20);
+
     /// <summary>Whether <paramref name="directory"/> holds a RocksDB database: the CURRENT file that names its manifest.</summary>
     internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, "CURRENT"));
 
@@ -44,6 +47,9 @@ internal sealed class RocksDbStore : StoreAdapter
         if (options.Access == StoreAccess.ReadWrite)
         {
             Directory.CreateDirectory(directory);
+            KeepFreeSpace(
+                ReservedFreeBytes,
+                "a write that finds the disk full makes Debian's RocksDB 7.8.3 abort the process (an assertion in its WAL writer), and a memtable flush writes up to 64 MiB after its writes were acknowledged");
         }
         else if (options.Access == StoreAccess.Secondary)
         {
