@@ -27,6 +27,8 @@ public static class KvBenchCommand
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
             WorkerCommand.Create(),
+            CrashCommands.Crash(),
+            CrashCommands.Writer(),
             StoreArguments.Verbose,
         };
         VersionAction.ReplaceOn(root);

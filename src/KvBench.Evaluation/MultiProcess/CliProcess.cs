@@ -158,6 +158,13 @@ public sealed class CliProcess : IAsyncDisposable
         _process.Dispose();
     }
 
+    /// <summary>Kills the process with SIGKILL, as a crash would end it, and waits for it to be gone.</summary>
+    public async Task KillAsync()
+    {
+        Kill();
+        await _process.WaitForExitAsync().ConfigureAwait(false);
+    }
+
     private void Kill()
     {
         try

@@ -1,0 +1,64 @@
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
+using KvBench.Tests.Conformance;
+using KvBench.Tests.MultiProcess;
+
+using Xunit.Abstractions;
+
+namespace KvBench.Tests.Failures;
+
+/// <summary>
+/// Crash rounds through real processes: a writer acknowledges each record after Put returned (after Flush on a row that
+/// holds writes in memory until then) and is killed with SIGKILL at a random moment; the store must reopen with every
+/// acknowledged record and its exact bytes. A few rounds per row and tier here; <c>KVBENCH_CRASH_ROUNDS</c> runs more.
+/// </summary>
+[Trait("Category", "Crash")]
+[Collection(MultiProcessCollection.Name)]
+public sealed class CrashRoundTests(ITestOutputHelper output)
+{
+    private const int DefaultRounds = 3;
+
+    [Theory]
+    [MemberData(nameof(PersistentTiers))]
+    public async Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability)
+    {
+        using var directory = new TempDirectory();
+        int rounds = CrashRounds.RoundsFromEnvironment(DefaultRounds);
+
+        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), name, durability, directory.Path, rounds, seed: rounds);
+
+        output.WriteLine($"{name} {durability}: {result.Rounds} rounds, {result.Acknowledged:N0} acknowledged, {result.Lost} lost, {result.Torn} torn");
+        Assert.Empty(result.ReopenFailures);
+        Assert.True(result.Acknowledged >= rounds, "Every round acknowledges at least its first record.");
+        Assert.Equal(0, result.Lost);
+        Assert.Equal(0, result.Torn);
+    }
+
+    [Fact]
+    public async Task A_round_that_acknowledges_before_FASTER_flushes_loses_records_so_the_check_can_fail()
+    {
+        using var directory = new TempDirectory();
+
+        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), StoreNames.Faster, Durability.Buffered, directory.Path, rounds: 2, seed: 1, acknowledgeBeforeFlush: true);
+
+        Assert.True(result.Lost > 0, $"FASTER holds writes in memory until Flush, yet {result.Acknowledged:N0} records acknowledged before it all survived.");
+    }
+
+    public static TheoryData<string, Durability> PersistentTiers
+    {
+        get
+        {
+            var data = new TheoryData<string, Durability>();
+            foreach ((string name, Durability durability) in Rows.OfferedTiers.Select(row => ((string)row[0], (Durability)row[1])))
+            {
+                if (StoreCatalog.DeclaredCapabilities(name).Durability != DurabilityTiers.None)
+                {
+                    data.Add(name, durability);
+                }
+            }
+
+            return data;
+        }
+    }
+}
