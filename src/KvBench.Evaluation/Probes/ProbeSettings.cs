@@ -32,6 +32,12 @@ public sealed record ProbeSettings
     /// <summary>Records preloaded before the read and write loops; writes overwrite them round-robin.</summary>
     public int ThroughputRecords { get; init; } = 10_000;
 
+    /// <summary>
+    /// Crash rounds per row and tier for the durability table (a writer killed with SIGKILL, the store reopened);
+    /// <c>KVBENCH_CRASH_ROUNDS</c> overrides it.
+    /// </summary>
+    public int CrashRounds { get; init; } = 5;
+
     /// <summary>The settings behind <c>kvbench adr</c> and the benchmark run's ADR file.</summary>
     public static ProbeSettings Default { get; } = new();
 
@@ -43,6 +49,7 @@ public sealed record ProbeSettings
     {
         ValueSearchLimitBytes = 1024 * 1024 * 1024,
         GrowthFactor = 4608,
+        CrashRounds = 50,
         ThroughputDuration = TimeSpan.FromSeconds(5),
     };
 
@@ -53,5 +60,6 @@ public sealed record ProbeSettings
         ScanStoreSizes = [100, 400, 1_600, 6_400, 25_600],
         ThroughputDuration = TimeSpan.FromMilliseconds(500),
         ThroughputRecords = 2_000,
+        CrashRounds = 2,
     };
 }

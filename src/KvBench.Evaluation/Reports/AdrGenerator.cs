@@ -1,3 +1,4 @@
+using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Workload;
@@ -50,6 +51,14 @@ public static class AdrGenerator
             }
         }
 
+        IReadOnlyList<CrashRoundsResult>? crashes = null;
+        if (cli is not null)
+        {
+            int rounds = CrashRounds.RoundsFromEnvironment(settings.CrashRounds);
+            log?.Invoke($"Crash rounds: {rounds} per row and tier...");
+            crashes = await RunCrashRoundsAsync(cli, rounds, Path.Combine(workDirectory, "crash")).ConfigureAwait(false);
+        }
+
         (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads)? suites = null;
         if (workloads is not null)
         {
@@ -59,6 +68,7 @@ public static class AdrGenerator
 
         return new AdrReport
         {
+            CrashRounds = crashes,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
             Measurements = measurements,
@@ -72,6 +82,30 @@ public static class AdrGenerator
             Command = command,
             GeneratedAt = DateTimeOffset.UtcNow,
         };
+    }
+
+    /// <summary>Crash rounds on every row that keeps files, at every tier it offers, each in a directory of its own.</summary>
+    private static async Task<IReadOnlyList<CrashRoundsResult>> RunCrashRoundsAsync(KvBenchCli cli, int rounds, string workDirectory)
+    {
+        var results = new List<CrashRoundsResult>();
+        foreach (string name in StoreCatalog.AvailableNames)
+        {
+            DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
+            foreach (Durability durability in Enum.GetValues<Durability>().Where(tier => offered != DurabilityTiers.None && offered.Offers(tier)))
+            {
+                string directory = Path.Combine(workDirectory, $"{name}-{durability}");
+                try
+                {
+                    results.Add(await CrashRounds.RunAsync(cli, name, durability, directory, rounds, seed: rounds).ConfigureAwait(false));
+                }
+                finally
+                {
+                    TryDelete(directory);
+                }
+            }
+        }
+
+        return results;
     }
 
     private static string? NewestFile(string directory, string pattern) =>

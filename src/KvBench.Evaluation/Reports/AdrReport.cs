@@ -49,6 +49,9 @@ public sealed class AdrReport
     /// <summary>YCSB A to F on every row, when the run measured them.</summary>
     public IReadOnlyList<WorkloadResult>? Ycsb { get; init; }
 
+    /// <summary>Crash rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    public IReadOnlyList<CrashRoundsResult>? CrashRounds { get; init; }
+
     /// <summary>The thread sweep on every row, when the run measured it.</summary>
     public IReadOnlyList<WorkloadResult>? ThreadSweep { get; init; }
 
@@ -67,6 +70,8 @@ public sealed class AdrReport
     [
         .. Measurements.SelectMany(row => row.Disagreements()).Select(disagreement => $"Claim contradicted: {disagreement}"),
         .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
+        .. (CrashRounds ?? []).Where(result => !result.Held).Select(result =>
+            $"Crash rounds failed: {result.Store} at {result.Durability}: {result.Lost:N0} of {result.Acknowledged:N0} acknowledged records lost, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed"),
     ];
 
     /// <summary>The "Considered Options" table: one row per store, each cell a measurement.</summary>
@@ -121,6 +126,12 @@ public sealed class AdrReport
 
         durability.WriteTo(output);
         output.AppendLine("Buffered: an acknowledged write survives the process being killed. Synced: it also survives a power cut (the store flushes to the device; power loss itself is not simulated here). A tier a store refuses is \"not offered\", never replaced by a weaker one.").AppendLine();
+        if (CrashRounds is { Count: > 0 })
+        {
+            output.AppendLine("### Crash rounds").AppendLine();
+            output.Append(CrashTable.ToMarkdown(CrashRounds));
+            output.AppendLine("Each round starts a writer process that puts records one at a time and acknowledges each after `Put` returned (after `Flush` for a row that holds writes in memory until then), kills it with SIGKILL at a random moment (seeded) up to 250 ms after its first acknowledgement, reopens the store and reads every acknowledged record back: Lost counts those missing or with other bytes; Torn counts records written but not yet acknowledged that came back with bytes that are neither nothing nor the record. `kvbench crash --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets the rounds here.").AppendLine();
+        }
 
         output.AppendLine("## Benchmark results").AppendLine();
         WriteBenchmark(output, PointOperations, "PointOperations", "Put, Get and HaveKey at Buffered durability for every row, 9-byte keys, 128- and 1028-byte values, warm data (the dataset fits in the page cache).");
