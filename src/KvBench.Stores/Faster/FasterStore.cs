@@ -133,11 +133,27 @@ internal sealed unsafe class FasterStore : StoreAdapter
 
     internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of("Microsoft.FASTER.Core")} (managed log device)";
 
-    /// <summary>FASTER's own exceptions and its device's I/O errors; a full disk is caught by <see cref="StoreFailures.Common"/>.</summary>
-    internal static StoreFailure ClassifyError(Exception error) =>
-        error is FasterException or IOException ? StoreFailure.Failed : StoreFailure.NotEngine;
+    /// <summary>
+    /// FASTER's own exceptions and its device's I/O errors; a full disk is caught by <see cref="StoreFailures.Common"/>.
+    /// FASTER keeps no checksums: damaged checkpoint or log bytes surface as "Unable to find valid ... token" or as an
+    /// index or null-reference fault thrown from inside FASTER.core while it reads them (seen with flipped bytes), which
+    /// are named damaged; the same faults from KvBench's own code stay bugs.
+    /// </summary>
+    internal static StoreFailure ClassifyError(Exception error) => error switch
+    {
+        FasterException when error.Message.StartsWith("Unable to find valid", StringComparison.Ordinal) => StoreFailure.Damaged,
+        IndexOutOfRangeException or NullReferenceException or InvalidCastException when ThrownInsideFaster(error) => StoreFailure.Damaged,
+        FasterException or IOException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
 
     protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
+
+    /// <summary>Whether the innermost frame of <paramref name="error"/> outside the base library is FASTER.core's.</summary>
+    private static bool ThrownInsideFaster(Exception error) =>
+        new System.Diagnostics.StackTrace(error, fNeedFileInfo: false).GetFrames()
+            .Select(frame => frame.GetMethod()?.DeclaringType?.Assembly)
+            .FirstOrDefault(assembly => assembly is not null && assembly != typeof(object).Assembly) == typeof(FasterKV<,>).Assembly;
 
     /// <summary>Whether <paramref name="directory"/> holds a FASTER store: its checkpoint directory, which a store gets at its first open.</summary>
     internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, CheckpointDirectoryName));
