@@ -231,7 +231,11 @@ public static class WorkloadRunner
                 }
 
                 long start = Stopwatch.GetTimestamp();
-                if (start >= _shared.StopAt)
+
+                // An open loop's operation belongs to the window it was scheduled in, not the one it ran in: one due in
+                // the warm-up but run late, behind a stall, is not measured, and none due after the window is run.
+                long scheduled = interval > 0 ? intended : start;
+                if (start >= _shared.StopAt || scheduled >= _shared.StopAt)
                 {
                     return;
                 }
@@ -240,7 +244,7 @@ public static class WorkloadRunner
                 try
                 {
                     long elapsed = Execute(type, interval > 0 ? intended : -1);
-                    if (start >= _shared.MeasureFrom)
+                    if (scheduled >= _shared.MeasureFrom)
                     {
                         Histograms[(int)type].Record((long)(Math.Max(0, elapsed - s_clockTicks) * s_nanosecondsPerTick));
                     }
