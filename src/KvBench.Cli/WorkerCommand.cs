@@ -1,6 +1,5 @@
 using System.CommandLine;
 
-using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 
 namespace KvBench.Cli;

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Collections.Concurrent;
 
 using FASTER.core;
 
@@ -25,9 +24,9 @@ namespace KvBench.Stores.Faster;
 /// compare unequal work. Dispose does not checkpoint: what was not flushed is lost, as after a crash.
 /// </para>
 /// <para>
-/// A <see cref="ClientSession{Key, Value, Input, Output, Context, Functions}"/> serves one thread at a time, so calls
-/// take a session from a pool and put it back; the pool grows to the number of threads calling at once. Reads of
-/// records that were evicted to the file go pending and are completed before the call returns.
+/// A <see cref="ClientSession{Key, Value, Input, Output, Context, Functions}"/> serves one thread at a time, so each
+/// thread that calls gets its own, made on its first call and kept until the store is disposed. Reads of records that
+/// were evicted to the file go pending and are completed before the call returns.
 /// </para>
 /// <para>
 /// One process at a time, enforced by <see cref="StoreDirectoryLock"/>: FASTER has no lock of its own (its device opens
@@ -332,7 +331,8 @@ internal sealed unsafe class FasterStore : StoreAdapter
 
     protected override void DisposeCore()
     {
-        // Every call completes its pending operations before it returns its session, so none is left to complete.
+        // Every call completes its pending operations before it returns, and StoreAdapter has waited for the calls in
+        // flight, so no session has anything left to complete.
         foreach (Session session in _sessions.Values)
         {
             session.Dispose();

@@ -16,4 +16,13 @@ internal sealed class LmdbException : KeyValueStoreException
 
     /// <summary>The MDB_* code or errno value that LMDB returned.</summary>
     public int Code { get; }
+
+    /// <summary>Throws for any code but MDB_SUCCESS: the one place a failed LMDB call becomes an exception.</summary>
+    internal static void Check(int rc, string operation)
+    {
+        if (rc != LmdbNative.MDB_SUCCESS)
+        {
+            throw new LmdbException(operation, rc);
+        }
+    }
 }

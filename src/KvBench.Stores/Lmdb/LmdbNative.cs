@@ -3,9 +3,10 @@ using System.Runtime.InteropServices;
 namespace KvBench.Stores.Lmdb;
 
 /// <summary>
-/// The part of LMDB's C API (lmdb.h, 0.9.x) that <see cref="LmdbStore"/> uses, bound to Debian's liblmdb0.
-/// Names and constants mirror lmdb.h so its documentation applies unchanged; handles are raw pointers because the
-/// store owns their lifetimes explicitly (an environment must close only after every transaction in it has ended).
+/// The part of LMDB's C API (lmdb.h, 0.9.x) that the LMDB row uses, bound to Debian's liblmdb0.
+/// Names and constants mirror lmdb.h so its documentation applies unchanged; handles are raw pointers because
+/// <see cref="LmdbEnvironment"/> owns their lifetimes explicitly (an environment must close only after every transaction
+/// in it has ended).
 /// </summary>
 internal static unsafe partial class LmdbNative
 {

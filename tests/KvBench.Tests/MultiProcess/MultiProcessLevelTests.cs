@@ -1,7 +1,6 @@
 using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Stores;
 using KvBench.Tests.Conformance;
 
 using Xunit.Abstractions;

@@ -16,9 +16,10 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The adapter adds a session pool (a ConcurrentBag rent and return around every call, so many threads can call it),
-/// a pending-read counter, striped locks for Delete, a directory lock against a second process, and StoreAdapter's
-/// disposed and key/value checks; adapter ÷ raw is what they cost.
+/// The adapter adds a session per thread (a ThreadLocal lookup around every call, so many threads can call it), a
+/// pending-read counter, striped locks for Delete, a directory lock against a second process, and StoreAdapter's
+/// lifetime gate (a striped count of calls in flight that Dispose waits for), error typing and key/value checks;
+/// adapter ÷ raw is what they cost.
 /// </para>
 /// <para>
 /// Nothing is kept across processes, as with the adapter: neither checkpoints after a load, so a reopened directory

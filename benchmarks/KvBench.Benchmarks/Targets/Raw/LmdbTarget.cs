@@ -17,7 +17,8 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// Single-threaded, as a benchmark drives it: no lock, no map growth, no disposed check, no reader pool, no argument
 /// checks. The adapter adds all of those (a reader-writer gate around every transaction so the map can be resized,
 /// a lock-free pool of reset read transactions for many threads, MDB_MAP_FULL/MDB_MAP_RESIZED recovery, a
-/// one-environment-per-process guard, and StoreAdapter's key and value checks), so adapter ÷ raw is what they cost.
+/// one-environment-per-process guard, and StoreAdapter's lifetime gate, error typing and key and value checks), so
+/// adapter ÷ raw is what they cost.
 /// </remarks>
 internal abstract unsafe class LmdbTarget : IPointTarget
 {

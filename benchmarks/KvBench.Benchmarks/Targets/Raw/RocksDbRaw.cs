@@ -16,7 +16,8 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// </summary>
 /// <remarks>
 /// The adapter adds a reference count on the database around every call (a SafeHandle, so a Dispose cannot close it
-/// under a call in flight) and StoreAdapter's disposed and key/value checks; adapter ÷ raw is what they cost.
+/// under a call in flight) and StoreAdapter's lifetime gate (a striped count of calls in flight that Dispose waits
+/// for), error typing and key/value checks; adapter ÷ raw is what they cost.
 /// </remarks>
 [PointVariant(StoreNames.RocksDb, RowVariantKind.Raw)]
 internal sealed unsafe class RocksDbRaw : IPointTarget
