@@ -1,6 +1,5 @@
 using System.CommandLine;
 
-using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 

@@ -10,13 +10,14 @@ namespace KvBench.Stores;
 /// leaves room for what the engine writes on its own after acknowledging (a memtable flush, a log page, a checkpoint).
 /// </summary>
 /// <remarks>
-/// The free space is read (statvfs, through <see cref="DriveInfo"/>) at most every <see cref="ReadingInterval"/>, or
+/// The free space is read (statvfs, through <see cref="DriveInfo"/>) at most every <see cref="ReadingIntervalMilliseconds"/> ms, or
 /// sooner once the bytes written since the last reading could have used the margin above the reserve: a write costs an
 /// interlocked add and a tick count, not a system call.
 /// </remarks>
 internal sealed class FreeSpaceReserve
 {
-    private static readonly long ReadingInterval = 100;
+    /// <summary>Milliseconds between two readings of the free space when writes are far from the reserve.</summary>
+    private const long ReadingIntervalMilliseconds = 100;
 
     private readonly string _storeName;
     private readonly string _directory;
@@ -52,7 +53,7 @@ internal sealed class FreeSpaceReserve
 
         long free = new DriveInfo(_directory).AvailableFreeSpace;
         Volatile.Write(ref _estimatedFreeBytes, free - bytes);
-        Volatile.Write(ref _nextReadingAt, Environment.TickCount64 + ReadingInterval);
+        Volatile.Write(ref _nextReadingAt, Environment.TickCount64 + ReadingIntervalMilliseconds);
         if (free - bytes < _reserveBytes)
         {
             throw new StoreFullException(
