@@ -36,10 +36,16 @@ public sealed record SuiteSettings
 
     /// <summary>
     /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 21 runs per row (15 of the sweep, 6 of
-    /// YCSB) on one load of 100,000 records, so seven rows add about three minutes to the run: a screen, not a verdict;
+    /// YCSB) on one load of 100,000 records, then 9 runs of the scale sweep up to 100,000 records (a million files would
+    /// take FileSystem minutes to load), so seven rows add about four minutes to the run: a screen, not a verdict;
     /// <c>kvbench ycsb</c> and <c>kvbench sweep</c> run 5 s each.
     /// </summary>
-    public static SuiteSettings Evaluation { get; } = new() { Warmup = TimeSpan.FromMilliseconds(300), Duration = TimeSpan.FromMilliseconds(700) };
+    public static SuiteSettings Evaluation { get; } = new()
+    {
+        ScaleRecords = [1_000, 10_000, 100_000],
+        Warmup = TimeSpan.FromMilliseconds(300),
+        Duration = TimeSpan.FromMilliseconds(700),
+    };
 
     /// <summary>A few hundred milliseconds a run on a few thousand records: for tests.</summary>
     public static SuiteSettings Smoke { get; } = new()
