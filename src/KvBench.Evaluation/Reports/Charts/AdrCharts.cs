@@ -52,59 +52,15 @@ public static class AdrCharts
                 X = new ChartAxis("Threads", "log scale", AxisScale.Log),
                 // Log in the PNG: the in-memory rows run ten times faster than the rest, which a linear axis would flatten.
                 Y = new ChartAxis("Operations per second, all threads", "ops/s", AxisScale.Log),
-                Categories = [],
-                Series = [],
             }))];
 
     /// <summary>p99 latency of each workload's operation for every row: one Mermaid chart per workload and operation.</summary>
     public static IReadOnlyList<Chart> YcsbP99(IReadOnlyList<WorkloadResult> results) =>
-        [.. Operations(results).Select(group =>
-        {
-            TimeUnit unit = TimeUnit.For(group.Max(item => item.Operation.Latency.P99));
-            return Chart.Pivot(
-                group,
-                series: _ => "p99",
-                category: item => item.Result.Store,
-                value: item => unit.From(item.Operation.Latency.P99),
-                position: null,
-                new Chart
-                {
-                    Id = $"p99-{Slug(group.Key.Workload)}-{Slug(group.Key.Operation.ToString())}",
-                    Title = $"{group.Key.Workload} {group.Key.Operation} p99 latency per row, {group.First().Result.Settings.Threads} threads",
-                    Tier = WorkloadTier(group.Select(item => item.Result)),
-                    Kind = ChartKind.Bars,
-                    X = new ChartAxis("Row", string.Empty),
-                    Y = new ChartAxis("p99 latency", unit.Symbol),
-                    Categories = [],
-                    Series = [],
-                    Outputs = ChartOutputs.Markdown,
-                });
-        })];
+        PerOperation(results, "p99", "p99 latency per row", ChartKind.Bars, new ChartAxis("Row", string.Empty), new ChartAxis("p99 latency", string.Empty), ChartOutputs.Markdown, values => TimeUnit.For(values.DefaultIfEmpty().Max()), item => [("p99", item.Result.Store, item.Operation.Latency.P99)]);
 
     /// <summary>Latency percentiles p50 to p99.9 of each workload's operation, one line per row, log scale: one PNG per workload and operation.</summary>
     public static IReadOnlyList<Chart> YcsbPercentiles(IReadOnlyList<WorkloadResult> results) =>
-        [.. Operations(results).Select(group =>
-        {
-            TimeUnit unit = TimeUnit.ForLogScale(group.SelectMany(item => Percentiles.Select(percentile => percentile.Of(item.Operation.Latency))));
-            return Chart.Pivot(
-                from item in @group from percentile in Percentiles select (item.Result.Store, Percentile: percentile.Name, Value: percentile.Of(item.Operation.Latency)),
-                series: point => point.Store,
-                category: point => point.Percentile,
-                value: point => unit.From(point.Value),
-                position: null,
-                new Chart
-                {
-                    Id = $"latency-{Slug(group.Key.Workload)}-{Slug(group.Key.Operation.ToString())}",
-                    Title = $"{group.Key.Workload} {group.Key.Operation} latency percentiles, {group.First().Result.Settings.Threads} threads",
-                    Tier = WorkloadTier(group.Select(item => item.Result)),
-                    Kind = ChartKind.Lines,
-                    X = new ChartAxis("Percentile", string.Empty),
-                    Y = new ChartAxis("Latency", unit.Symbol, AxisScale.Log),
-                    Categories = [],
-                    Series = [],
-                    Outputs = ChartOutputs.Image,
-                });
-        })];
+        PerOperation(results, "latency", "latency percentiles", ChartKind.Lines, new ChartAxis("Percentile", string.Empty), new ChartAxis("Latency", string.Empty, AxisScale.Log), ChartOutputs.Image, TimeUnit.ForLogScale, item => Percentiles.Select(percentile => (item.Result.Store, percentile.Name, percentile.Of(item.Operation.Latency))));
 
     /// <summary>What each row costs as it grows: median Get, Put and scan, load rate and bytes per record against record count, log-log.</summary>
     public static IReadOnlyList<Chart> Scale(IReadOnlyList<ScalePoint> points)
@@ -144,8 +100,6 @@ public static class AdrCharts
                 Kind = ChartKind.Lines,
                 X = new ChartAxis("Records loaded", "log scale", AxisScale.Log),
                 Y = y,
-                Categories = [],
-                Series = [],
                 Outputs = ChartOutputs.Image,
             });
 
@@ -163,13 +117,9 @@ public static class AdrCharts
             .ToList();
         return [.. cells.GroupBy(cell => cell.ValueBytes).Select(size =>
         {
-            TimeUnit unit = TimeUnit.For(size.Max(cell => cell.Nanoseconds ?? 0));
-            return Chart.Pivot(
-                size.OrderBy(cell => Array.IndexOf(methods, cell.Method)),
-                series: cell => cell.Method,
-                category: cell => cell.Row,
-                value: cell => unit.From(cell.Nanoseconds),
-                position: null,
+            return Times(
+                size.OrderBy(cell => Array.IndexOf(methods, cell.Method)).Select(cell => (cell.Method, cell.Row, cell.Nanoseconds)),
+                TimeUnit.For(size.Max(cell => cell.Nanoseconds ?? 0)),
                 new Chart
                 {
                     Id = $"{id}-{Slug(size.Key)}",
@@ -179,17 +129,52 @@ public static class AdrCharts
                     X = new ChartAxis("Row", string.Empty),
                     // Log in the PNG, where the legend keeps three series apart across four orders of magnitude; Mermaid
                     // draws each series alone on a linear axis from 0.
-                    Y = new ChartAxis(measure, unit.Symbol, AxisScale.Log),
-                    Categories = [],
-                    Series = [],
+                    Y = new ChartAxis(measure, string.Empty, AxisScale.Log),
                 });
         })];
     }
 
-    private static IEnumerable<IGrouping<(string Workload, OperationType Operation), (WorkloadResult Result, OperationResult Operation)>> Operations(IReadOnlyList<WorkloadResult> results) =>
-        from result in results
-        from operation in result.Operations
-        group (result, operation) by (result.Workload.Name, operation.Type);
+    /// <summary>One latency chart per workload and operation, its figures picked by <paramref name="points"/>, in the unit <paramref name="unitFor"/> picks.</summary>
+    /// <param name="results">The workload runs.</param>
+    /// <param name="id">The id's first word; the workload and operation follow.</param>
+    /// <param name="measure">What the title says the chart shows, after the workload and operation.</param>
+    /// <param name="kind">Bars or lines.</param>
+    /// <param name="x">The X axis.</param>
+    /// <param name="y">The Y axis, its unit left to <paramref name="unitFor"/>.</param>
+    /// <param name="outputs">Where it is drawn.</param>
+    /// <param name="unitFor">The unit for a chart's latencies, in nanoseconds.</param>
+    /// <param name="points">Each series, category and latency in nanoseconds an operation's result gives.</param>
+    private static IReadOnlyList<Chart> PerOperation(
+        IReadOnlyList<WorkloadResult> results,
+        string id,
+        string measure,
+        ChartKind kind,
+        ChartAxis x,
+        ChartAxis y,
+        ChartOutputs outputs,
+        Func<IEnumerable<double>, TimeUnit> unitFor,
+        Func<(WorkloadResult Result, OperationResult Operation), IEnumerable<(string Series, string Category, double Nanoseconds)>> points) =>
+        [.. from result in results
+            from operation in result.Operations
+            group (Result: result, Operation: operation) by (result.Workload.Name, operation.Type) into @group
+            let cells = @group.SelectMany(points).ToList()
+            select Times(
+                cells.Select(cell => (cell.Series, cell.Category, (double?)cell.Nanoseconds)),
+                unitFor(cells.Select(cell => cell.Nanoseconds)),
+                new Chart
+                {
+                    Id = $"{id}-{Slug(@group.Key.Name)}-{Slug(@group.Key.Type.ToString())}",
+                    Title = $"{@group.Key.Name} {@group.Key.Type} {measure}, {@group.First().Result.Settings.Threads} threads",
+                    Tier = WorkloadTier(@group.Select(item => item.Result)),
+                    Kind = kind,
+                    X = x,
+                    Y = y,
+                    Outputs = outputs,
+                })];
+
+    /// <summary>A chart of latencies, given in nanoseconds, drawn in <paramref name="unit"/>, which its Y axis then names.</summary>
+    private static Chart Times(IEnumerable<(string Series, string Category, double? Nanoseconds)> cells, TimeUnit unit, Chart template) =>
+        Chart.Pivot(cells, cell => cell.Series, cell => cell.Category, cell => unit.From(cell.Nanoseconds), position: null, template with { Y = template.Y with { Unit = unit.Symbol } });
 
     private static string WorkloadTier(IEnumerable<WorkloadResult> results) => WorkloadTier(results.Select(result => result.Store));
 

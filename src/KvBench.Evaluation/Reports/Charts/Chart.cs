@@ -76,8 +76,8 @@ public sealed record Chart
     /// <summary>The values' axis.</summary>
     public required ChartAxis Y { get; init; }
 
-    /// <summary>The X labels, in drawing order.</summary>
-    public required IReadOnlyList<string> Categories { get; init; }
+    /// <summary>The X labels, in drawing order (<see cref="Pivot"/> fills them from the results).</summary>
+    public IReadOnlyList<string> Categories { get; init; } = [];
 
     /// <summary>
     /// Where each category sits on a numeric X axis (thread counts, record counts), or <see langword="null"/> when the
@@ -85,8 +85,8 @@ public sealed record Chart
     /// </summary>
     public IReadOnlyList<double>? Positions { get; init; }
 
-    /// <summary>The series, in legend order.</summary>
-    public required IReadOnlyList<ChartSeries> Series { get; init; }
+    /// <summary>The series, in legend order (<see cref="Pivot"/> fills them from the results).</summary>
+    public IReadOnlyList<ChartSeries> Series { get; init; } = [];
 
     /// <summary>Where it is drawn.</summary>
     public ChartOutputs Outputs { get; init; } = ChartOutputs.Both;
