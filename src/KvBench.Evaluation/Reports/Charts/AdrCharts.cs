@@ -46,7 +46,7 @@ public static class AdrCharts
             new Chart
             {
                 Id = $"threads-{Slug(mix.Key)}",
-                Title = $"Operations per second against threads, {mix.Key}, uniform keys",
+                Title = $"Operations per second against threads, {mix.Key}",
                 Tier = WorkloadTier(mix),
                 Kind = ChartKind.Lines,
                 X = new ChartAxis("Threads", "log scale", AxisScale.Log),
@@ -123,7 +123,7 @@ public static class AdrCharts
                 new Chart
                 {
                     Id = $"{id}-{Slug(size.Key)}",
-                    Title = $"{measure}, {size.Key}-byte values, 9-byte keys, one thread",
+                    Title = $"{measure}, {size.Key}-byte values",
                     Tier = Chart.TierOf(size.Select(cell => (cell.Row, cell.Acknowledged))),
                     Kind = ChartKind.Bars,
                     X = new ChartAxis("Row", string.Empty),

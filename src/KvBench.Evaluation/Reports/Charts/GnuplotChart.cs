@@ -82,11 +82,14 @@ public static class GnuplotChart
         bool logY = UsesLogScale(chart);
         script.Append(s_invariant, $"set ylabel \"{Text(chart.Y.Title)}{(logY ? ", log scale" : string.Empty)}\"\n");
         script.Append("set key outside right top box opaque\n");
-        script.Append("set grid ytics mytics lc rgb \"#b0b0b0\", lc rgb \"#e4e4e4\"\n");
+        // Solid grey grid lines: gnuplot's default dotted grid all but vanishes at this size.
+        script.Append("set grid ytics mytics lt 1 lc rgb \"#c8c8c8\" lw 1, lt 1 lc rgb \"#ededed\" lw 1\n");
         script.Append("set border 3\nset tics nomirror\n");
         if (logY)
         {
-            script.Append("set logscale y 10\nset mytics 10\nset format y \"%g\"\n");
+            // Whole numbers print in full (1000000, not gnuplot's 1e+06); fractions as the shortest decimal.
+            string format = chart.Series.SelectMany(series => series.Values).OfType<double>().Where(value => value > 0).Min() >= 1 ? "%.0f" : "%g";
+            script.Append(s_invariant, $"set logscale y 10\nset mytics 10\nset format y \"{format}\"\n");
         }
         else
         {

@@ -26,8 +26,9 @@ public static class MermaidChart
 
             var block = new StringBuilder();
             block.AppendLine("```mermaid").AppendLine("xychart-beta");
-            block.AppendLine($"    title \"{Text($"{chart.Title}: {series.Name} ({chart.Tier})")}\"");
-            block.AppendLine($"    x-axis \"{Text(chart.X.Title)}\" [{string.Join(", ", points.Select(point => $"\"{Text(point.Category)}\""))}]");
+            // Mermaid does not wrap a title: the tier goes under the X axis, whose title has the width of the chart.
+            block.AppendLine($"    title \"{Text($"{chart.Title}: {series.Name}")}\"");
+            block.AppendLine($"    x-axis \"{Text($"{chart.X.Title}; acknowledged: {chart.Tier}")}\" [{string.Join(", ", points.Select(point => $"\"{Text(point.Category)}\""))}]");
             block.AppendLine($"    y-axis \"{Text(chart.Y.Title)}, linear from 0\" 0 --> {Chart.Number(NiceCeiling(points.Max(point => point.Value)))}");
             block.AppendLine($"    {(chart.Kind == ChartKind.Bars ? "bar" : "line")} [{string.Join(", ", points.Select(point => Chart.Number(point.Value)))}]");
             block.AppendLine("```");
