@@ -301,7 +301,7 @@ public sealed class AdrReport
         if (Scale is { Count: > 0 })
         {
             output.AppendLine("### Scale").AppendLine();
-            output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: every file in the row's directory after the load and Flush.").AppendLine();
+            output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the lengths of every file in the row's directory after the load and Flush added up, not the blocks the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
             WorkloadTables.Scale(Scale).WriteTo(output);
             WriteCharts(output, AdrCharts.Scale(Scale), images, "What each row costs as it grows, log-log: a flat line does not slow down with size.");
         }

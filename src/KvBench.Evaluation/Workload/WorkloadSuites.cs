@@ -36,9 +36,9 @@ public sealed record SuiteSettings
 
     /// <summary>
     /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 21 runs per row (15 of the sweep, 6 of
-    /// YCSB) on one load of 100,000 records, then 9 runs of the scale sweep up to 100,000 records (a million files would
-    /// take FileSystem minutes to load), so seven rows add about four minutes to the run: a screen, not a verdict;
-    /// <c>kvbench ycsb</c> and <c>kvbench sweep</c> run 5 s each.
+    /// YCSB) on one load of 100,000 records, about three minutes for seven rows; then 9 runs of the scale sweep per row
+    /// up to 100,000 records (a million files would take FileSystem many minutes to load), 3 min 56 s for seven rows on
+    /// 2026-11-22 on a loaded machine: a screen, not a verdict; <c>kvbench ycsb</c> and <c>kvbench sweep</c> run 5 s each.
     /// </summary>
     public static SuiteSettings Evaluation { get; } = new()
     {
