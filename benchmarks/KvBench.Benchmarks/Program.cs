@@ -6,6 +6,7 @@ using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -95,8 +96,9 @@ public static class Program
                 line => Console.WriteLine($"//   {line}"),
                 full ? new SuiteSettings() : SuiteSettings.Evaluation).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
-            File.WriteAllText(file, report.ToMarkdown());
+            ChartImages charts = report.WriteAsync(file).GetAwaiter().GetResult();
             Console.WriteLine($"ADR tables: {file}");
+            Console.WriteLine(charts.Problem ?? $"ADR charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}");
             IReadOnlyList<string> problems = report.Problems();
             foreach (string problem in problems)
             {

@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
@@ -28,7 +29,7 @@ internal static class AdrCommand
         {
             Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
         };
-        var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables.")
+        var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
             output, quick, full, results, workDirectory,
         };
@@ -39,7 +40,7 @@ internal static class AdrCommand
                 result.AddError("--quick and --full cannot be combined.");
             }
         });
-        command.SetAction(async (parseResult, cancellationToken) =>
+        command.SetAction(async (parseResult, _) =>
         {
             TextWriter console = parseResult.InvocationConfiguration.Output;
             bool isQuick = parseResult.GetValue(quick);
@@ -59,8 +60,9 @@ internal static class AdrCommand
                     console.WriteLine,
                     isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
-                await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
+                ChartImages charts = await report.WriteAsync(file.FullName).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");
+                console.WriteLine(charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file.FullName)}");
                 IReadOnlyList<string> problems = report.Problems();
                 foreach (string problem in problems)
                 {

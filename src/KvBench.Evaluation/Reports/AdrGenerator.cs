@@ -25,7 +25,7 @@ public static class AdrGenerator
     /// <param name="command">The command that regenerates the file, printed in it.</param>
     /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
-    /// <param name="workloads">How long the YCSB and thread-sweep suites run, or <see langword="null"/> to leave them out.</param>
+    /// <param name="workloads">How long the YCSB, thread-sweep and scale suites run, or <see langword="null"/> to leave them out.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
@@ -60,10 +60,13 @@ public static class AdrGenerator
         }
 
         (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads)? suites = null;
+        IReadOnlyList<ScalePoint>? scale = null;
         if (workloads is not null)
         {
             log?.Invoke("Running YCSB A to F and the thread sweep on every row...");
             suites = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "workloads"), log);
+            log?.Invoke($"Running the scale sweep ({string.Join(", ", workloads.ScaleRecords.Select(records => records.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))} records) on every row...");
+            scale = WorkloadSuites.Scale(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "scale"), log);
         }
 
         return new AdrReport
@@ -71,6 +74,7 @@ public static class AdrGenerator
             CrashRounds = crashes,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
+            Scale = scale,
             Measurements = measurements,
             Unavailable = [.. StoreCatalog.Names.Where(name => StoreCatalog.UnavailableReason(name) is not null).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
             Engines = StoreCatalog.AvailableNames.ToDictionary(name => name, StoreCatalog.Engine),

@@ -5,6 +5,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports;
@@ -55,6 +56,9 @@ public sealed class AdrReport
     /// <summary>The thread sweep on every row, when the run measured it.</summary>
     public IReadOnlyList<WorkloadResult>? ThreadSweep { get; init; }
 
+    /// <summary>The scale sweep on every row, when the run measured it.</summary>
+    public IReadOnlyList<ScalePoint>? Scale { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
@@ -69,10 +73,34 @@ public sealed class AdrReport
     public IReadOnlyList<string> Problems() =>
     [
         .. Measurements.SelectMany(row => row.Disagreements()).Select(disagreement => $"Claim contradicted: {disagreement}"),
-        .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
+        .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Concat(ScaleRuns).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
         .. (CrashRounds ?? []).Where(result => !result.Held).Select(result =>
             $"Crash rounds failed: {result.Store} at {result.Durability}: {result.Lost:N0} of {result.Acknowledged:N0} acknowledged records lost, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed"),
     ];
+
+    /// <summary>Every chart the file carries, in the order its tables come: each built from the results its table is printed from.</summary>
+    public IReadOnlyList<Chart> Charts() =>
+    [
+        .. PointOperations is null ? [] : AdrCharts.PointOperations(PointOperations),
+        .. SyncedPuts is null ? [] : AdrCharts.SyncedPuts(SyncedPuts),
+        .. Ycsb is null ? [] : AdrCharts.YcsbP99(Ycsb).Concat(AdrCharts.YcsbPercentiles(Ycsb)),
+        .. ThreadSweep is null ? [] : AdrCharts.Threads(ThreadSweep),
+        .. Scale is null ? [] : AdrCharts.Scale(Scale),
+    ];
+
+    /// <summary>
+    /// Writes the file to <paramref name="markdownFile"/> and its PNG charts, with their data files and gnuplot scripts,
+    /// into the folder beside it (<see cref="ChartFiles.FolderFor"/>), which the file links relatively. What
+    /// <c>kvbench adr</c> and the evaluation run both call.
+    /// </summary>
+    /// <returns>What was drawn; its <see cref="ChartImages.Problem"/> says in one line why a PNG is missing.</returns>
+    public async Task<ChartImages> WriteAsync(string markdownFile, string? gnuplot = null)
+    {
+        string folder = ChartFiles.FolderFor(markdownFile);
+        ChartImages images = await ChartFiles.WriteAsync(Charts(), folder, Machine.Summary(GeneratedAt), gnuplot).ConfigureAwait(false);
+        await File.WriteAllTextAsync(markdownFile, ToMarkdown(images)).ConfigureAwait(false);
+        return images;
+    }
 
     /// <summary>The "Considered Options" table: one row per store, each cell a measurement.</summary>
     public MarkdownTable CapabilityTable()
@@ -91,8 +119,8 @@ public sealed class AdrReport
         return table;
     }
 
-    /// <summary>Renders the whole file.</summary>
-    public string ToMarkdown()
+    /// <summary>Renders the whole file: its Mermaid charts always, links to the PNGs in <paramref name="images"/> when given.</summary>
+    public string ToMarkdown(ChartImages? images = null)
     {
         var output = new StringBuilder();
         output.AppendLine(s_numbers, $"# Embedded key-value stores for .NET, measured {GeneratedAt:yyyy-MM-dd}").AppendLine();
@@ -135,6 +163,11 @@ public sealed class AdrReport
 
         output.AppendLine("## Benchmark results").AppendLine();
         WriteBenchmark(output, PointOperations, "PointOperations", "Put, Get and HaveKey at Buffered durability for every row, 9-byte keys, 128- and 1028-byte values, warm data (the dataset fits in the page cache).");
+        if (PointOperations is not null)
+        {
+            WriteCharts(output, AdrCharts.PointOperations(PointOperations), images, "Mean time per call of every catalog row (raw baselines and naive usages are in the ratio tables below). The charts show time, not operations per second: in time, the in-memory rows (FASTER holds writes in memory until Flush; Memory is the floor, not a candidate) are the short bars they are, where in operations per second they would flatten every store that writes to a file.");
+        }
+
         if (Ratios is not null)
         {
             output.AppendLine("### What the abstraction and the usage cost").AppendLine();
@@ -143,8 +176,13 @@ public sealed class AdrReport
         }
 
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
+        if (SyncedPuts is not null)
+        {
+            WriteCharts(output, AdrCharts.SyncedPuts(SyncedPuts), images, "Mean time per Put and per item of a PutMany: what one device flush costs each row, and how much a batch saves.");
+        }
 
-        WriteWorkloads(output);
+
+        WriteWorkloads(output, images);
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
         output.AppendLine("## Claims checked").AppendLine();
@@ -240,15 +278,16 @@ public sealed class AdrReport
         return Math.Round(value / scale) * scale;
     }
 
-    private void WriteWorkloads(StringBuilder output)
+    private void WriteWorkloads(StringBuilder output, ChartImages? images)
     {
-        if (Ycsb is null && ThreadSweep is null)
+        if (Ycsb is null && ThreadSweep is null && Scale is null)
         {
             return;
         }
 
         output.AppendLine("## Workloads").AppendLine();
         WorkloadResult? sample = Ycsb?.FirstOrDefault() ?? ThreadSweep?.FirstOrDefault();
+        // The scale sweep's own paragraph says how it loads; this one describes the suites on one load.
         if (sample is not null)
         {
             output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at Buffered durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On a two-core machine, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
@@ -259,6 +298,7 @@ public sealed class AdrReport
             output.AppendLine("### YCSB core workloads").AppendLine();
             output.AppendLine("A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian 0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to 100 records from a chosen key, 5% inserts.").AppendLine();
             WorkloadTables.Ycsb(Ycsb).WriteTo(output);
+            WriteCharts(output, [.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)], images, "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); the PNGs draw p50 to p99.9 on a log scale, one line per row.");
         }
 
         if (ThreadSweep is { Count: > 0 })
@@ -266,6 +306,55 @@ public sealed class AdrReport
             output.AppendLine("### Threads").AppendLine();
             output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
             WorkloadTables.Threads(ThreadSweep).WriteTo(output);
+            WriteCharts(output, AdrCharts.Threads(ThreadSweep), images, "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
+        }
+
+        if (Scale is { Count: > 0 })
+        {
+            output.AppendLine("### Scale").AppendLine();
+            output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the lengths of every file in the row's directory after the load and Flush added up, not the blocks the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
+            WorkloadTables.Scale(Scale).WriteTo(output);
+            WriteCharts(output, AdrCharts.Scale(Scale), images, "What each row costs as it grows, log-log: a flat line does not slow down with size.");
+        }
+    }
+
+    private IEnumerable<WorkloadResult> ScaleRuns => (Scale ?? []).SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]);
+
+    /// <summary>
+    /// A table's charts: links to the PNGs drawn (or the one line saying why none were), then the Mermaid blocks, folded
+    /// away when there are many so the tables stay readable.
+    /// </summary>
+    private static void WriteCharts(StringBuilder output, IReadOnlyList<Chart> charts, ChartImages? images, string description)
+    {
+        output.AppendLine(description).AppendLine();
+        if (images is not null && charts.Any(chart => chart.Outputs.HasFlag(ChartOutputs.Image)))
+        {
+            string[] links = [.. charts.Where(chart => images.Link(chart.Id) is not null).Select(chart => $"[{chart.Title}]({images.Link(chart.Id)})")];
+            output.AppendLine(links.Length > 0
+                ? $"PNG charts, with a legend, the tier and the machine in each title, their data files beside them: {string.Join(" · ", links)}"
+                : $"PNG charts: {images.Problem ?? "none drawn"}").AppendLine();
+        }
+
+        string[] blocks = [.. charts.Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown)).SelectMany(MermaidChart.Blocks)];
+        if (blocks.Length == 0)
+        {
+            return;
+        }
+
+        const int Unfolded = 6;
+        if (blocks.Length > Unfolded)
+        {
+            output.AppendLine(s_numbers, $"<details><summary>{blocks.Length} Mermaid charts: one series each (Mermaid draws no legend), linear from 0</summary>").AppendLine();
+        }
+
+        foreach (string block in blocks)
+        {
+            output.Append(block).AppendLine();
+        }
+
+        if (blocks.Length > Unfolded)
+        {
+            output.AppendLine("</details>").AppendLine();
         }
     }
 

@@ -86,7 +86,7 @@ public sealed class BenchmarkReport
         var selected = new List<(string Header, int Index)>();
         foreach (string column in columns)
         {
-            int index = Array.FindIndex([.. Headers], header => string.Equals(header, column, StringComparison.OrdinalIgnoreCase));
+            int index = IndexOf(column);
             if (index >= 0 || s_zeroWhenAbsent.Contains(column))
             {
                 selected.Add((index >= 0 ? Headers[index] : column, index));
@@ -100,6 +100,29 @@ public sealed class BenchmarkReport
         }
 
         return table;
+    }
+
+    /// <summary>The cell of <paramref name="row"/> under <paramref name="column"/>, or <see langword="null"/> when the report has no such column.</summary>
+    public string? Cell(IReadOnlyList<string> row, string column)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        int index = IndexOf(column);
+        return index >= 0 ? row[index] : null;
+    }
+
+    private int IndexOf(string column) => Array.FindIndex([.. Headers], header => string.Equals(header, column, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>
+    /// A BenchmarkDotNet time cell ("15,261.24 ns", "688.998 μs", "1.2 ms") in nanoseconds, or <see langword="null"/> for
+    /// a cell that holds no time ("NA", "-").
+    /// </summary>
+    public static double? Nanoseconds(string cell)
+    {
+        ArgumentNullException.ThrowIfNull(cell);
+        string[] parts = cell.Trim().Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        return parts.Length == 2 && double.TryParse(parts[0], System.Globalization.NumberStyles.Number, System.Globalization.CultureInfo.InvariantCulture, out double value)
+            ? value * Charts.TimeUnit.Parse(parts[1]).Nanoseconds
+            : null;
     }
 
     private static readonly HashSet<string> s_zeroWhenAbsent = new(StringComparer.OrdinalIgnoreCase) { "Gen0", "Gen1", "Gen2", "Allocated" };

@@ -20,6 +20,10 @@ public sealed record MachineInfo(string Cpu, int LogicalCores, long MemoryBytes,
         Runtime: $"{RuntimeInformation.FrameworkDescription} {RuntimeInformation.ProcessArchitecture}",
         FileSystem: FileSystemOf(dataDirectory));
 
+    /// <summary>One line for a chart's title: "measured 2026-11-22 on &lt;CPU&gt;, 2 logical cores, 24 GiB, ext4".</summary>
+    public string Summary(DateTimeOffset measured) =>
+        string.Create(System.Globalization.CultureInfo.InvariantCulture, $"measured {measured:yyyy-MM-dd} on {Cpu}, {LogicalCores} logical cores, {MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {FileSystem}");
+
     /// <summary>The file system type of the mount that holds <paramref name="path"/>, from /proc/mounts.</summary>
     public static string FileSystemOf(string path)
     {

@@ -9,10 +9,10 @@ public static class WorkloadTables
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
-    /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles, and wrong reads.</summary>
+    /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong reads.</summary>
     public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results)
     {
-        var table = new MarkdownTable("Row", "Workload", "Threads", "Operation", "ops/s", "p50", "p99", "p99.9", "max", "Wrong reads", "Errors");
+        var table = new MarkdownTable("Row", "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "Wrong reads", "Errors");
         foreach (WorkloadResult result in results)
         {
             foreach (OperationResult operation in result.Operations)
@@ -24,6 +24,7 @@ public static class WorkloadTables
                     operation.Type.ToString(),
                     Rate(operation.OperationsPerSecond),
                     Latency(operation.Latency.P50),
+                    Latency(operation.Latency.P95),
                     Latency(operation.Latency.P99),
                     Latency(operation.Latency.P999),
                     Latency(operation.Latency.Max),
