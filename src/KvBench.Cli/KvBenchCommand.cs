@@ -26,7 +26,9 @@ public static class KvBenchCommand
             WorkloadCommands.Run(),
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
+            ContendCommand.Create(),
             WorkerCommand.Create(),
+            WorkerCommand.CreateContention(),
         };
         VersionAction.ReplaceOn(root);
         return root;

@@ -20,13 +20,13 @@ internal static class WorkloadCommands
 
     private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
 
-    private static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
+    internal static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
 
-    private static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
+    internal static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
 
     private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
 
-    private static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
+    internal static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
 
     private static readonly Option<string[]> s_stores = EachChecked(
         new Option<string[]>("--stores")
@@ -36,7 +36,7 @@ internal static class WorkloadCommands
         },
         StoreArguments.UnknownStore);
 
-    private static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
+    internal static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
@@ -192,10 +192,10 @@ internal static class WorkloadCommands
             ? Split(names).Select(StoreArguments.CanonicalName)
             : StoreCatalog.AvailableNames;
 
-    private static IEnumerable<string> Split(IEnumerable<string> values) =>
+    internal static IEnumerable<string> Split(IEnumerable<string> values) =>
         values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
-    private static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
+    internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
     {
         string scratch = parseResult.GetValue(s_workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
         try
@@ -212,29 +212,38 @@ internal static class WorkloadCommands
     }
 
     /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json)
+    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
+        Report(parseResult, [table], json, results.Select(result => result.Failure));
+
+    /// <summary>Prints <paramref name="tables"/>, writes <paramref name="json"/> where asked, and prints each failure on a line of its own: exit code 1 when there is any.</summary>
+    internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures)
     {
         var output = new StringBuilder();
-        table.WriteTo(output);
+        foreach (MarkdownTable table in tables)
+        {
+            table.WriteTo(output);
+        }
+
         parseResult.InvocationConfiguration.Output.Write(output.ToString());
         if (parseResult.GetValue(s_jsonFile) is { } file)
         {
             File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
         }
 
-        foreach (string failure in results.Select(result => result.Failure).OfType<string>())
+        string[] failed = [.. failures.OfType<string>()];
+        foreach (string failure in failed)
         {
             parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
         }
 
-        return results.All(result => result.Succeeded) ? ExitCodes.Ok : ExitCodes.Error;
+        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.Error;
     }
 
     /// <summary>
     /// Checks every comma-separated value of <paramref name="option"/> with <paramref name="check"/> while the command
     /// line is parsed, so a wrong name is a usage error (exit 2) with the check's message, not a failure mid-run.
     /// </summary>
-    private static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
+    internal static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
     {
         option.Validators.Add(result =>
         {
@@ -262,13 +271,18 @@ internal static class WorkloadCommands
         }
     }
 
-    private static Option<int> Positive(Option<int> option)
+    internal static Option<int> Positive(Option<int> option) => AtLeast(option, 1, inclusive: true);
+
+    /// <summary>Makes a value below <paramref name="minimum"/> (or equal to it, unless <paramref name="inclusive"/>) a usage error.</summary>
+    internal static Option<T> AtLeast<T>(Option<T> option, T minimum, bool inclusive)
+        where T : IComparable<T>
     {
         option.Validators.Add(result =>
         {
-            if (result.GetValueOrDefault<int>() < 1)
+            int comparison = result.GetValueOrDefault<T>().CompareTo(minimum);
+            if (comparison < 0 || (comparison == 0 && !inclusive))
             {
-                result.AddError($"{option.Name} must be at least 1.");
+                result.AddError(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{option.Name} must be {(inclusive ? "at least" : "above")} {minimum}."));
             }
         });
         return option;
