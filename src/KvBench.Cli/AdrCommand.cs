@@ -57,7 +57,8 @@ internal static class AdrCommand
                     regenerate,
                     KvBenchCli.Locate(),
                     console.WriteLine,
-                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation).ConfigureAwait(false);
+                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation,
+                    isQuick ? ImportContentionSettings.Smoke : isFull ? new ImportContentionSettings() : ImportContentionSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
                 await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");

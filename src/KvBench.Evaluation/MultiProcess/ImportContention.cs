@@ -45,8 +45,9 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
             log?.Invoke($"{store}: the ui alone, then while the cli imports...");
             try
             {
+                long started = Stopwatch.GetTimestamp();
                 ImportContentionResult result = await RunAsync(store, directory, settings, durability).ConfigureAwait(false);
-                log?.Invoke(result.Failure ?? $"{store}: ui p99 {Summary(result.UiAlone)} alone, {Summary(result.UiDuringImport)} during the import; cli {result.Import?.RecordsPerSecond ?? 0:N0} records/s; {result.Lost} of {result.ReadBack:N0} lost");
+                log?.Invoke($"{result.Failure ?? $"{store}: ui p99 {Summary(result.UiAlone)} alone, {Summary(result.UiDuringImport)} during the import; cli {result.Import?.RecordsPerSecond ?? 0:N0} records/s; {result.Lost} of {result.ReadBack:N0} lost"} ({Stopwatch.GetElapsedTime(started).TotalSeconds:0.0} s)");
                 results.Add(result);
             }
             finally
@@ -64,7 +65,7 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
 
         return results;
 
-        static string Summary(WorkloadResult? run) => run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {operation.Latency.P99 / 1000:0.#} µs"));
+        static string Summary(WorkloadResult? run) => run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {Reports.WorkloadTables.Latency(operation.Latency.P99)}"));
     }
 
     /// <summary>Runs the scenario on <paramref name="store"/> in <paramref name="directory"/>, which should be new.</summary>
@@ -99,10 +100,12 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         };
         TimeSpan phase = settings.ImportDuration + _timeouts.Exit;
         bool clockShared = true;
+        long uiStarted = Stopwatch.GetTimestamp();
         await using WorkerProcess ui = WorkerProcess.Start(_cli, uiOptions.ToArguments(), MultiProcessProbe.SecondWorker, uiAccess);
-        if (await ReadyAsync(ui, MultiProcessProbe.SecondWorker) is not { } uiClockShared)
+        await using WorkerProcess cli = WorkerProcess.Start(_cli, (uiOptions with { Role = ImportContentionRole.Cli, Access = StoreAccess.ReadWrite }).ToArguments(), MultiProcessProbe.FirstWorker, StoreAccess.ReadWrite);
+        if (await ReadyAsync(ui, MultiProcessProbe.SecondWorker, uiStarted) is not { } uiClockShared)
         {
-            return await EndAsync(ui, null, result with { Ui = (await ui.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Ui }).ConfigureAwait(false);
+            return await EndAsync(ui, cli, result with { Ui = (await ui.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Ui }).ConfigureAwait(false);
         }
 
         clockShared &= uiClockShared;
@@ -111,11 +114,12 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         if (result.UiAlone is null)
         {
             problems.Add($"The ui did not report its phase alone within {phase.TotalSeconds:0} s.");
-            return await EndAsync(ui, null, result).ConfigureAwait(false);
+            return await EndAsync(ui, cli, result).ConfigureAwait(false);
         }
 
-        await using WorkerProcess cli = WorkerProcess.Start(_cli, (uiOptions with { Role = ImportContentionRole.Cli, Access = StoreAccess.ReadWrite }).ToArguments(), MultiProcessProbe.FirstWorker, StoreAccess.ReadWrite);
-        if (await ReadyAsync(cli, MultiProcessProbe.FirstWorker) is not { } cliClockShared)
+        long cliOpened = Stopwatch.GetTimestamp();
+        cli.Send(ImportContentionWorker.OpenCommand);
+        if (await ReadyAsync(cli, MultiProcessProbe.FirstWorker, cliOpened) is not { } cliClockShared)
         {
             ImportReport? refused = (await cli.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Import;
             bool expected = level == MultiProcessLevel.Exclusive && refused?.OpenFailure is { Error: nameof(StoreLockedException) };
@@ -135,10 +139,9 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         return await EndAsync(ui, cli, result with { Import = import, UiDuringImport = during, ClockShared = clockShared }).ConfigureAwait(false);
 
         // Waits for a worker's store to be open and checks its clock: the timestamp it printed must fall between this
-        // process's clock before the worker started and after its line arrived. Null when it never became ready.
-        async Task<bool?> ReadyAsync(WorkerProcess worker, string name)
+        // process's clock before the worker was asked to open (before) and after its line arrived. Null when it never became ready.
+        async Task<bool?> ReadyAsync(WorkerProcess worker, string name, long before)
         {
-            long before = Stopwatch.GetTimestamp();
             WorkerMessage? ready = await worker.MessageAsync(WorkerMessage.Ready, _timeouts.Ready).ConfigureAwait(false);
             long after = Stopwatch.GetTimestamp();
             if (ready is null)
@@ -157,20 +160,20 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
 
         // Stops the ui (it looks for the cli's last batches first), waits for both to exit, reads back every
         // acknowledged write of both, and computes the lag from the two processes' timestamps.
-        async Task<ImportContentionResult> EndAsync(WorkerProcess uiWorker, WorkerProcess? cliWorker, ImportContentionResult partial)
+        async Task<ImportContentionResult> EndAsync(WorkerProcess uiWorker, WorkerProcess cliWorker, ImportContentionResult partial)
         {
             uiWorker.Send($"{ImportContentionWorker.StopCommand} {partial.Import?.BatchesAttempted ?? 0}");
             UiReport? uiReport = (await uiWorker.MessageAsync(WorkerMessage.Finished, settings.VisibilityDeadline + _timeouts.Exit).ConfigureAwait(false))?.Ui ?? partial.Ui;
             WorkerRun uiRun = await uiWorker.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
-            WorkerRun? cliRun = cliWorker is null ? null : await cliWorker.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
+            WorkerRun cliRun = await cliWorker.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
             if (uiReport is null)
             {
                 problems.Add($"The ui gave no report (exit code {uiRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}): {uiRun.StandardError.Trim()}");
             }
 
-            if (cliWorker is not null && partial.Import is null)
+            if (partial.UiAlone is not null && partial.Import is null)
             {
-                problems.Add($"The cli gave no report (exit code {cliRun?.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}): {cliRun?.StandardError.Trim()}");
+                problems.Add($"The cli gave no report (exit code {cliRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}): {cliRun.StandardError.Trim()}");
             }
 
             partial = partial with { Ui = uiReport };

@@ -17,7 +17,8 @@ public sealed record ImportContentionOutcome(bool Succeeded, Exception? OpenFail
 
 /// <summary>
 /// One side of an import-contention run, inside a child process (<c>kvbench contend-worker</c>). It opens the store,
-/// prints <see cref="WorkerMessage.Ready"/> with its clock, then follows the commands on its input: the ui runs a
+/// prints <see cref="WorkerMessage.Ready"/> with its clock (the cli once told to <see cref="OpenCommand"/>), then follows
+/// the commands on its input: the ui runs a
 /// phase of its workload for <see cref="AloneCommand"/> and <see cref="ImportCommand"/> (the second while looking for the
 /// cli's batches) and reports at <c>stop</c>; the cli imports at <see cref="GoCommand"/> and reports when done.
 /// </summary>
@@ -33,6 +34,12 @@ public static class ImportContentionWorker
 
     /// <summary>Tells the ui to run its workload while it looks for the cli's batches, then print <see cref="ImportCommand"/> with the result.</summary>
     public const string ImportCommand = "import";
+
+    /// <summary>
+    /// Tells the cli to open the store. It starts with the ui, so the ui's phase alone need not wait for a second
+    /// process to start, but opens only after that phase: until then it waits on its input and costs the ui nothing.
+    /// </summary>
+    public const string OpenCommand = "open";
 
     /// <summary>Tells the cli to import.</summary>
     public const string GoCommand = "go";
@@ -55,6 +62,12 @@ public static class ImportContentionWorker
         ArgumentNullException.ThrowIfNull(commands);
         ArgumentNullException.ThrowIfNull(output);
         var lines = new CommandLines(commands, Stopwatch.GetTimestamp() + Ticks(options.MaxDuration));
+        if (options.Role == ImportContentionRole.Cli && lines.Next() != OpenCommand)
+        {
+            // Told to stop before it was told to open: the run ended without an import.
+            return new ImportContentionOutcome(true, null);
+        }
+
         long started = Stopwatch.GetTimestamp();
         IKeyValueStore store;
         try

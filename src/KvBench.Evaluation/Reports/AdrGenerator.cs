@@ -25,6 +25,7 @@ public static class AdrGenerator
     /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
     /// <param name="workloads">How long the YCSB and thread-sweep suites run, or <see langword="null"/> to leave them out.</param>
+    /// <param name="contention">How the ui-while-the-cli-imports scenario runs, or <see langword="null"/> to leave it out; it needs <paramref name="cli"/>.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
@@ -32,7 +33,8 @@ public static class AdrGenerator
         string command,
         KvBenchCli? cli,
         Action<string>? log = null,
-        SuiteSettings? workloads = null)
+        SuiteSettings? workloads = null,
+        ImportContentionSettings? contention = null)
     {
         Directory.CreateDirectory(workDirectory);
         var measurements = new List<StoreMeasurement>();
@@ -57,8 +59,17 @@ public static class AdrGenerator
             suites = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "workloads"), log);
         }
 
+        IReadOnlyList<ImportContentionResult>? contended = null;
+        if (contention is not null && cli is not null)
+        {
+            log?.Invoke("The ui alone and while the cli imports, on every row that keeps its data in files...");
+            contended = await new ImportContention(cli, MultiProcessTimeouts)
+                .RunAsync(StoreCatalog.AvailableNames, contention, Path.Combine(workDirectory, "contention"), log: log).ConfigureAwait(false);
+        }
+
         return new AdrReport
         {
+            Contention = contended,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
             Measurements = measurements,
