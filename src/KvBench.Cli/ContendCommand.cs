@@ -33,21 +33,21 @@ internal static class ContendCommand
         {
             stores, threads, rate, records, writeShare, batch, WorkloadCommands.s_duration, WorkloadCommands.s_warmup, StoreArguments.Durability, WorkloadCommands.s_jsonFile, WorkloadCommands.s_workDirectory,
         };
-        command.Validators.Add(result =>
+        writeShare.Validators.Add(result =>
         {
-            if (result.GetValue(writeShare) > 1)
+            if (result.GetValueOrDefault<double>() > 1)
             {
                 result.AddError("--write-share must be at most 1.");
             }
-
-            if (result.GetValue(records) < result.GetValue(threads))
+        });
+        command.Validators.Add(result =>
+        {
+            // A command's validator sees an option left out as having no result, not its default.
+            long recordCount = result.GetResult(records) is null ? defaults.UiRecords : result.GetValue(records);
+            int threadCount = result.GetResult(threads) is null ? defaults.UiThreads : result.GetValue(threads);
+            if (recordCount < threadCount)
             {
                 result.AddError("--records must be at least --threads: each ui thread updates records of its own.");
-            }
-
-            if (result.GetValue(WorkloadCommands.s_duration) <= 0 || result.GetValue(WorkloadCommands.s_warmup) < 0)
-            {
-                result.AddError("--duration must be above 0 seconds and --warmup at least 0.");
             }
         });
         StoreArguments.SetGuardedAction(command, parseResult =>

@@ -20,9 +20,9 @@ internal static class WorkloadCommands
 
     private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
 
-    internal static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
+    internal static readonly Option<double> s_duration = AtLeast(new Option<double>("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 }, 0, inclusive: false);
 
-    internal static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
+    internal static readonly Option<double> s_warmup = AtLeast(new Option<double>("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 }, 0, inclusive: true);
 
     private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
 

@@ -81,6 +81,26 @@ public sealed class WorkloadRunnerTests
     }
 
     [Fact]
+    public void Logged_writes_name_the_version_each_record_holds_afterwards()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        WorkloadSpec workload = YcsbWorkloads.A with { RecordCount = 301 };
+        WorkloadRunner.Load(store, workload);
+        var acknowledged = new Dictionary<long, ulong>();
+
+        // Zipfian keys from three threads: without one writer per record, two threads would race on the hottest ones.
+        WorkloadResult first = WorkloadRunner.Run(store, workload, Brief(threads: 3), acknowledged);
+        WorkloadResult second = WorkloadRunner.Run(store, YcsbWorkloads.F with { RecordCount = 301 }, Brief(threads: 3), acknowledged);
+
+        Assert.True(first.Succeeded && second.Succeeded, $"{first.Failure} {second.Failure}");
+        Assert.NotEmpty(acknowledged);
+        VerificationResult readBack = new RecordSet(workload.ValueBytes).Verify(
+            key => store.Get(key), Enumerable.Range(0, 301).Select(index => (long)index), index => acknowledged.GetValueOrDefault(index));
+        Assert.True(readBack.Ok, readBack.ToString());
+    }
+
+    [Fact]
     public void Record_keys_lead_back_to_their_index()
     {
         var records = new RecordSet(valueBytes: 64, seed: 99);
