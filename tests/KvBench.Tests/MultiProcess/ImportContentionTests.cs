@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -64,13 +65,25 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
         Assert.Equal(ImportContentionSettings.Smoke.UiRecords, result.ReadBack);
     }
 
+    /// <summary>The ADR file's section for <paramref name="result"/> (checked to hold its row), and the failure if any.</summary>
     private string Describe(ImportContentionResult result)
     {
-        var text = new System.Text.StringBuilder();
-        WorkloadTables.Contention([result]).WriteTo(text);
-        WorkloadTables.ContentionLatencies([result]).WriteTo(text);
-        text.AppendLine(result.Failure ?? "no failure");
-        output.WriteLine(text.ToString());
-        return text.ToString();
+        using var scratch = new TempDirectory();
+        var report = new AdrReport
+        {
+            Measurements = [],
+            Machine = MachineInfo.Collect(scratch.Path),
+            Settings = ProbeSettings.Quick,
+            Command = "kvbench adr --quick",
+            GeneratedAt = DateTimeOffset.UtcNow,
+            Contention = [result],
+        };
+        string markdown = report.ToMarkdown();
+        string section = markdown[markdown.IndexOf("## The UI while the CLI imports", StringComparison.Ordinal)..markdown.IndexOf("## Claims checked", StringComparison.Ordinal)];
+        output.WriteLine(section);
+        output.WriteLine(result.Failure ?? "no failure");
+        Assert.Contains($"\n{result.Store}", section, StringComparison.Ordinal);
+        Assert.Equal(result.Failure is null ? [] : [$"Contention failed: {result.Failure}"], report.Problems());
+        return section + result.Failure;
     }
 }
