@@ -24,8 +24,9 @@ public sealed record ImportContentionOutcome(bool Succeeded, Exception? OpenFail
 /// </summary>
 /// <remarks>
 /// Timestamps are <see cref="Stopwatch.GetTimestamp"/>: on Linux, .NET reads <c>clock_gettime(CLOCK_MONOTONIC)</c>,
-/// one clock for every process on the machine, so a ui timestamp minus a cli timestamp is a real interval. The parent
-/// checks that on every run (<see cref="WorkerMessage.Clock"/>) rather than trusting it.
+/// one clock for every process on the machine (<see cref="MonotonicClock"/> checks that in each process), so a ui
+/// timestamp minus a cli timestamp is a real interval. The parent also checks it on every run, across the processes
+/// (<see cref="WorkerMessage.Clock"/>), rather than trusting it.
 /// </remarks>
 public static class ImportContentionWorker
 {

@@ -254,7 +254,7 @@ public static class WorkloadRunner
                 if (interval > 0)
                 {
                     intended += interval;
-                    WaitUntil(intended);
+                    MonotonicClock.WaitUntil(intended);
                 }
 
                 long start = Stopwatch.GetTimestamp();
@@ -416,20 +416,6 @@ public static class WorkloadRunner
                 {
                     Check(index, value, found: true);
                 }
-            }
-        }
-
-        private static void WaitUntil(long timestamp)
-        {
-            long remaining = timestamp - Stopwatch.GetTimestamp();
-            if (remaining > Stopwatch.Frequency / 500)
-            {
-                System.Threading.Thread.Sleep(TimeSpan.FromSeconds((double)(remaining - (Stopwatch.Frequency / 1000)) / Stopwatch.Frequency));
-            }
-
-            while (Stopwatch.GetTimestamp() < timestamp)
-            {
-                System.Threading.Thread.SpinWait(20);
             }
         }
     }

@@ -67,6 +67,14 @@ public sealed class WorkloadRunnerTests
     }
 
     [Fact]
+    public void On_Linux_stopwatch_timestamps_are_the_monotonic_clock_every_process_shares()
+    {
+        // The open loop sleeps until a timestamp with clock_nanosleep, and kvbench contend subtracts one process's
+        // timestamps from another's: both hold only if Stopwatch reads CLOCK_MONOTONIC in nanoseconds.
+        Assert.Equal(OperatingSystem.IsLinux(), MonotonicClock.IsSystemMonotonic);
+    }
+
+    [Fact]
     public void Scans_return_records_in_key_order_from_their_start_and_each_is_checked()
     {
         using var directory = new TempDirectory();
