@@ -94,7 +94,8 @@ public static class Program
                 full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
                 KvBenchCli.Locate(),
                 line => Console.WriteLine($"//   {line}"),
-                full ? new SuiteSettings() : SuiteSettings.Evaluation).GetAwaiter().GetResult();
+                full ? new SuiteSettings() : SuiteSettings.Evaluation,
+                full ? new ImportContentionSettings() : ImportContentionSettings.Evaluation).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
             ChartImages charts = report.WriteAsync(file).GetAwaiter().GetResult();
             Console.WriteLine($"ADR tables: {file}");

@@ -58,7 +58,8 @@ internal static class AdrCommand
                     regenerate,
                     KvBenchCli.Locate(),
                     console.WriteLine,
-                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation).ConfigureAwait(false);
+                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation,
+                    isQuick ? ImportContentionSettings.Smoke : isFull ? new ImportContentionSettings() : ImportContentionSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
                 ChartImages charts = await report.WriteAsync(file.FullName).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");

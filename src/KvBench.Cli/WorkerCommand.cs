@@ -4,7 +4,7 @@ using KvBench.Evaluation.MultiProcess;
 
 namespace KvBench.Cli;
 
-/// <summary><c>mp-worker</c>: one side of a two-process check, run by the multi-process tests and probes.</summary>
+/// <summary>The hidden worker commands: <c>mp-worker</c>, one side of a two-process check run by the multi-process tests and probes, and <c>contend-worker</c>.</summary>
 internal static class WorkerCommand
 {
     public static Command Create()
@@ -41,13 +41,60 @@ internal static class WorkerCommand
                 InitialSizeBytes = parseResult.GetValue(initialSize),
             };
             WorkerOutcome outcome = MultiProcessWorker.Run(options, Console.In, parseResult.InvocationConfiguration.Output);
-            return outcome switch
-            {
-                { OpenFailure: { } failure } => ExitCodes.For(failure) ?? ExitCodes.Error,
-                { Succeeded: true } => ExitCodes.Ok,
-                _ => ExitCodes.Error,
-            };
+            return ExitCode(outcome.OpenFailure, outcome.Succeeded);
         });
         return command;
     }
+
+    /// <summary><c>contend-worker</c>: one side (ui or cli) of <c>kvbench contend</c>.</summary>
+    public static Command CreateContention()
+    {
+        var role = new Option<ImportContentionRole>("--role") { Description = "Ui: a timed workload that looks for the cli's batches; Cli: a bulk import.", Required = true };
+        var settings = new Option<string>("--settings") { Description = "The run's settings as JSON (ImportContentionSettings).", Required = true };
+        settings.Validators.Add(result =>
+        {
+            try
+            {
+                ImportContentionWorkerOptions.ParseSettings(result.GetValueOrDefault<string>());
+            }
+            catch (System.Text.Json.JsonException e)
+            {
+                result.AddError($"--settings is not the run's settings: {e.Message}");
+            }
+        });
+        var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without its commands.", DefaultValueFactory = static _ => 120 };
+        var command = new Command(
+            ImportContentionWorkerOptions.CommandName,
+            "Used by `kvbench contend`: opens a store as the ui or the cli of an import-contention run, follows the commands on standard input "
+            + "(alone, import, go, stop N) and prints JSON lines on standard output (ready, alone, import, result).")
+        {
+            role, settings, maxSeconds,
+        };
+        command.Hidden = true;
+        StoreArguments.AddTo(command, readsOnly: true);
+        command.SetAction(parseResult =>
+        {
+            var options = new ImportContentionWorkerOptions
+            {
+                Role = parseResult.GetValue(role),
+                Store = parseResult.GetRequiredValue(StoreArguments.Store),
+                Directory = parseResult.GetRequiredValue(StoreArguments.Directory),
+                Durability = parseResult.GetValue(StoreArguments.Durability),
+                Access = parseResult.GetValue(StoreArguments.Access),
+                Settings = ImportContentionWorkerOptions.ParseSettings(parseResult.GetRequiredValue(settings)),
+                MaxDuration = TimeSpan.FromSeconds(parseResult.GetValue(maxSeconds)),
+            };
+            ImportContentionOutcome outcome = ImportContentionWorker.Run(options, Console.In, parseResult.InvocationConfiguration.Output);
+            return ExitCode(outcome.OpenFailure, outcome.Succeeded);
+        });
+        return command;
+    }
+
+    /// <summary>A worker's exit code: the open's own code when the store did not open, else whether every call succeeded.</summary>
+    private static int ExitCode(Exception? openFailure, bool succeeded) => openFailure switch
+    {
+        { } failure => ExitCodes.For(failure) ?? ExitCodes.Error,
+        null when succeeded => ExitCodes.Ok,
+        _ => ExitCodes.Error,
+    };
 }

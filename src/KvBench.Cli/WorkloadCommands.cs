@@ -20,13 +20,13 @@ internal static class WorkloadCommands
 
     private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
 
-    private static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
+    internal static readonly Option<double> DurationOption = AtLeast(new Option<double>("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 }, 0, inclusive: false);
 
-    private static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
+    internal static readonly Option<double> WarmupOption = AtLeast(new Option<double>("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 }, 0, inclusive: true);
 
     private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
 
-    private static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
+    internal static readonly Option<FileInfo?> JsonFileOption = new("--json") { Description = "Also write the results to this JSON file." };
 
     private static readonly Option<string[]> s_stores = EachChecked(
         new Option<string[]>("--stores")
@@ -36,7 +36,7 @@ internal static class WorkloadCommands
         },
         StoreArguments.UnknownStore);
 
-    private static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
+    internal static readonly Option<DirectoryInfo?> WorkDirectoryOption = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
@@ -49,7 +49,7 @@ internal static class WorkloadCommands
         var load = new Option<bool>("--load") { Description = "Load the records first (the store in --dir must otherwise hold them: kvbench load, or an earlier --load)." };
         var command = new Command("run", "Runs one workload on one store from several threads and prints ops/s and p50/p95/p99/p99.9/max per operation; every read is checked.")
         {
-            workload, mix, distribution, s_records, valueBytes, s_threads, s_duration, s_warmup, rate, load, s_jsonFile,
+            workload, mix, distribution, s_records, valueBytes, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption,
         };
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
@@ -94,7 +94,7 @@ internal static class WorkloadCommands
         Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
         var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
         {
-            s_stores, workloads, s_records, ycsbThreads, s_duration, s_warmup, s_jsonFile, s_workDirectory,
+            s_stores, workloads, s_records, ycsbThreads, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -118,7 +118,7 @@ internal static class WorkloadCommands
         var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
         var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, sizes, s_duration, s_warmup, s_jsonFile, s_workDirectory,
+            what, s_stores, s_records, threadCounts, sizes, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -176,15 +176,15 @@ internal static class WorkloadCommands
     private static RunSettings Settings(ParseResult parseResult) => new()
     {
         Threads = parseResult.GetValue(s_threads),
-        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(s_warmup)),
-        Duration = TimeSpan.FromSeconds(parseResult.GetValue(s_duration)),
+        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
+        Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };
 
     private static SuiteSettings Suite(ParseResult parseResult) => new()
     {
         Records = parseResult.GetValue(s_records),
-        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(s_warmup)),
-        Duration = TimeSpan.FromSeconds(parseResult.GetValue(s_duration)),
+        Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
+        Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };
 
     private static IEnumerable<string> Rows(ParseResult parseResult) =>
@@ -192,19 +192,19 @@ internal static class WorkloadCommands
             ? Split(names).Select(StoreArguments.CanonicalName)
             : StoreCatalog.AvailableNames;
 
-    private static IEnumerable<string> Split(IEnumerable<string> values) =>
+    internal static IEnumerable<string> Split(IEnumerable<string> values) =>
         values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
-    private static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
+    internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
     {
-        string scratch = parseResult.GetValue(s_workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
+        string scratch = parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
         try
         {
             return run(scratch);
         }
         finally
         {
-            if (parseResult.GetValue(s_workDirectory) is null && Directory.Exists(scratch))
+            if (parseResult.GetValue(WorkDirectoryOption) is null && Directory.Exists(scratch))
             {
                 Directory.Delete(scratch, recursive: true);
             }
@@ -212,29 +212,38 @@ internal static class WorkloadCommands
     }
 
     /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json)
+    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
+        Report(parseResult, [table], json, results.Select(result => result.Failure));
+
+    /// <summary>Prints <paramref name="tables"/>, writes <paramref name="json"/> where asked, and prints each failure on a line of its own: exit code 1 when there is any.</summary>
+    internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures)
     {
         var output = new StringBuilder();
-        table.WriteTo(output);
+        foreach (MarkdownTable table in tables)
+        {
+            table.WriteTo(output);
+        }
+
         parseResult.InvocationConfiguration.Output.Write(output.ToString());
-        if (parseResult.GetValue(s_jsonFile) is { } file)
+        if (parseResult.GetValue(JsonFileOption) is { } file)
         {
             File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
         }
 
-        foreach (string failure in results.Select(result => result.Failure).OfType<string>())
+        string[] failed = [.. failures.OfType<string>()];
+        foreach (string failure in failed)
         {
             parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
         }
 
-        return results.All(result => result.Succeeded) ? ExitCodes.Ok : ExitCodes.Error;
+        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.Error;
     }
 
     /// <summary>
     /// Checks every comma-separated value of <paramref name="option"/> with <paramref name="check"/> while the command
     /// line is parsed, so a wrong name is a usage error (exit 2) with the check's message, not a failure mid-run.
     /// </summary>
-    private static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
+    internal static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
     {
         option.Validators.Add(result =>
         {
@@ -262,13 +271,18 @@ internal static class WorkloadCommands
         }
     }
 
-    private static Option<int> Positive(Option<int> option)
+    internal static Option<int> Positive(Option<int> option) => AtLeast(option, 1, inclusive: true);
+
+    /// <summary>Makes a value below <paramref name="minimum"/> (or equal to it, unless <paramref name="inclusive"/>) a usage error.</summary>
+    internal static Option<T> AtLeast<T>(Option<T> option, T minimum, bool inclusive)
+        where T : IComparable<T>
     {
         option.Validators.Add(result =>
         {
-            if (result.GetValueOrDefault<int>() < 1)
+            int comparison = result.GetValueOrDefault<T>().CompareTo(minimum);
+            if (comparison < 0 || (comparison == 0 && !inclusive))
             {
-                result.AddError($"{option.Name} must be at least 1.");
+                result.AddError(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{option.Name} must be {(inclusive ? "at least" : "above")} {minimum}."));
             }
         });
         return option;

@@ -1,37 +1,51 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
 
+using KvBench.Core;
+
 namespace KvBench.Evaluation.MultiProcess;
 
 /// <summary>A worker running as a CLI child process, seen through the JSON lines it prints.</summary>
 internal sealed class WorkerProcess : IAsyncDisposable
 {
-    private readonly WorkerOptions _options;
+    private readonly string _name;
+    private readonly StoreAccess _access;
     private readonly CliProcess _process;
-    private readonly ConcurrentDictionary<string, TaskCompletionSource> _events = new();
+    private readonly ConcurrentDictionary<string, TaskCompletionSource<WorkerMessage>> _events = new();
     private readonly Task _readingOutput;
     private readonly List<string> _otherOutput = [];
     private WorkerResult? _result;
 
-    private WorkerProcess(KvBenchCli cli, WorkerOptions options)
+    private WorkerProcess(KvBenchCli cli, IEnumerable<string> arguments, string name, StoreAccess access)
     {
-        _options = options;
-        _process = cli.Start(options.ToArguments());
+        _name = name;
+        _access = access;
+        _process = cli.Start(arguments);
         _readingOutput = ReadOutputAsync();
     }
 
-    public static WorkerProcess Start(KvBenchCli cli, WorkerOptions options) => new(cli, options);
+    public static WorkerProcess Start(KvBenchCli cli, WorkerOptions options) => new(cli, options.ToArguments(), options.Name, options.Access);
+
+    /// <summary>Starts a worker of another command that prints <see cref="WorkerMessage"/> lines, called <paramref name="name"/> in reports.</summary>
+    public static WorkerProcess Start(KvBenchCli cli, IEnumerable<string> arguments, string name, StoreAccess access) => new(cli, arguments, name, access);
 
     /// <summary>Waits until the worker prints <paramref name="event"/>.</summary>
     /// <returns><see langword="false"/> when the worker closed its output first or <paramref name="timeout"/> passed.</returns>
-    public async Task<bool> WaitForAsync(string @event, TimeSpan timeout)
+    public async Task<bool> WaitForAsync(string @event, TimeSpan timeout) => await MessageAsync(@event, timeout).ConfigureAwait(false) is not null;
+
+    /// <summary>Waits until the worker prints <paramref name="event"/> and returns that line (the first of that event).</summary>
+    /// <returns><see langword="null"/> when the worker closed its output first or <paramref name="timeout"/> passed.</returns>
+    public async Task<WorkerMessage?> MessageAsync(string @event, TimeSpan timeout)
     {
-        Task seen = Event(@event).Task;
+        Task<WorkerMessage> seen = Event(@event).Task;
         await Task.WhenAny(seen, _readingOutput, Task.Delay(timeout)).ConfigureAwait(false);
-        return seen.IsCompleted;
+        return seen.IsCompletedSuccessfully ? seen.Result : null;
     }
 
-    public void RequestStop() => _process.SendLine(MultiProcessWorker.StopCommand);
+    /// <summary>Writes a command line to the worker's input.</summary>
+    public void Send(string line) => _process.SendLine(line);
+
+    public void RequestStop() => Send(MultiProcessWorker.StopCommand);
 
     /// <summary>Asks the worker to stop (if it still runs) and waits for it, killing it when it overruns <paramref name="timeout"/>.</summary>
     public async Task<WorkerRun> FinishAsync(TimeSpan timeout)
@@ -45,13 +59,13 @@ internal sealed class WorkerProcess : IAsyncDisposable
             error += $"{Environment.NewLine}Output that was not a worker message: {string.Join(Environment.NewLine, _otherOutput)}";
         }
 
-        return new WorkerRun(_options.Name, _options.Access, _result, exitCode, error);
+        return new WorkerRun(_name, _access, _result, exitCode, error);
     }
 
     public ValueTask DisposeAsync() => _process.DisposeAsync();
 
-    private TaskCompletionSource Event(string @event) =>
-        _events.GetOrAdd(@event, static _ => new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
+    private TaskCompletionSource<WorkerMessage> Event(string @event) =>
+        _events.GetOrAdd(@event, static _ => new TaskCompletionSource<WorkerMessage>(TaskCreationOptions.RunContinuationsAsynchronously));
 
     private async Task ReadOutputAsync()
     {
@@ -65,7 +79,7 @@ internal sealed class WorkerProcess : IAsyncDisposable
             }
 
             _result = message.Result ?? _result;
-            Event(message.Event).TrySetResult();
+            Event(message.Event).TrySetResult(message);
         }
     }
 

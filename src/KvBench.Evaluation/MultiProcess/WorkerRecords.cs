@@ -10,12 +10,12 @@ public static class WorkerRecords
     /// <summary>The length of every value a worker writes.</summary>
     public const int ValueBytes = 100;
 
-    /// <summary>The records of the worker called <paramref name="workerName"/>.</summary>
+    /// <summary>The records of the worker called <paramref name="workerName"/>, each value <paramref name="valueBytes"/> long.</summary>
     /// <remarks>
     /// Each name's seed is a 64-bit FNV-1a hash of it mixed into <see cref="RecordSet.DefaultSeed"/>. Two record sets'
     /// keys could only collide for indices that differ in the seeds' high bits, far beyond what a worker writes.
     /// </remarks>
-    public static RecordSet For(string workerName)
+    public static RecordSet For(string workerName, int valueBytes = ValueBytes)
     {
         ArgumentException.ThrowIfNullOrEmpty(workerName);
         ulong hash = 0xCBF29CE484222325;
@@ -24,6 +24,6 @@ public static class WorkerRecords
             hash = (hash ^ b) * 0x100000001B3;
         }
 
-        return new RecordSet(ValueBytes, RecordSet.DefaultSeed ^ hash);
+        return new RecordSet(valueBytes, RecordSet.DefaultSeed ^ hash);
     }
 }

@@ -26,6 +26,7 @@ public static class AdrGenerator
     /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
     /// <param name="workloads">How long the YCSB, thread-sweep and scale suites run, or <see langword="null"/> to leave them out.</param>
+    /// <param name="contention">How the ui-while-the-cli-imports scenario runs, or <see langword="null"/> to leave it out; it needs <paramref name="cli"/>.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
@@ -33,7 +34,8 @@ public static class AdrGenerator
         string command,
         KvBenchCli? cli,
         Action<string>? log = null,
-        SuiteSettings? workloads = null)
+        SuiteSettings? workloads = null,
+        ImportContentionSettings? contention = null)
     {
         Directory.CreateDirectory(workDirectory);
         var measurements = new List<StoreMeasurement>();
@@ -69,9 +71,18 @@ public static class AdrGenerator
             scale = WorkloadSuites.Scale(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "scale"), log);
         }
 
+        IReadOnlyList<ImportContentionResult>? contended = null;
+        if (contention is not null && cli is not null)
+        {
+            log?.Invoke("The ui alone and while the cli imports, on every row that keeps its data in files...");
+            contended = await new ImportContention(cli, MultiProcessTimeouts)
+                .RunAsync(StoreCatalog.AvailableNames, contention, Path.Combine(workDirectory, "contention"), log: log).ConfigureAwait(false);
+        }
+
         return new AdrReport
         {
             CrashRounds = crashes,
+            Contention = contended,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
             Scale = scale,

@@ -59,6 +59,9 @@ public sealed class AdrReport
     /// <summary>The scale sweep on every row, when the run measured it.</summary>
     public IReadOnlyList<ScalePoint>? Scale { get; init; }
 
+    /// <summary>The ui while the cli imports, on every row that keeps its data in files, when the run measured it.</summary>
+    public IReadOnlyList<ImportContentionResult>? Contention { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
@@ -76,6 +79,7 @@ public sealed class AdrReport
         .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Concat(ScaleRuns).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
         .. (CrashRounds ?? []).Where(result => !result.Held).Select(result =>
             $"Crash rounds failed: {result.Store} at {result.Durability}: {result.Lost:N0} of {result.Acknowledged:N0} acknowledged records lost, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed"),
+        .. (Contention ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Contention failed: {failure}"),
     ];
 
     /// <summary>Every chart the file carries, in the order its tables come: each built from the results its table is printed from.</summary>
@@ -183,6 +187,7 @@ public sealed class AdrReport
 
 
         WriteWorkloads(output, images);
+        WriteContention(output);
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
         output.AppendLine("## Claims checked").AppendLine();
@@ -356,6 +361,22 @@ public sealed class AdrReport
         {
             output.AppendLine("</details>").AppendLine();
         }
+    }
+
+    private void WriteContention(StringBuilder output)
+    {
+        if (Contention is not { Count: > 0 } results)
+        {
+            return;
+        }
+
+        ImportContentionSettings settings = results[0].Settings;
+        output.AppendLine("## The UI while the CLI imports").AppendLine();
+        output.AppendLine(s_numbers, $"Two real processes on one store, at {results[0].Durability} durability. The ui: {settings.UiThreads} threads, {settings.UiOperationsPerSecond:N0} operations per second in all on a fixed schedule (open loop: a latency counts from the operation's intended start, so a stall shows), uniform over {settings.UiRecords:N0} records of {WorkloadSpec.DefaultValueBytes} bytes, {1 - settings.UiWriteShare:0.#%} reads and {settings.UiWriteShare:0.#%} updates (each a new version of a record only that thread writes); {settings.Warmup.TotalSeconds:0.##} s of warm-up, then {settings.Duration.TotalSeconds:0.##} s measured alone, then the same while the cli imports new records in PutMany batches of {settings.BatchSize:N0} at full speed for {settings.ImportDuration.TotalSeconds:0.##} s. Visibility lag: the ui looks for the last record of the cli's next batch every {settings.PollInterval.TotalMilliseconds:0.#} ms; a batch's lag is the ui's clock when a read first found it minus the cli's clock when its PutMany returned. Both are `Stopwatch.GetTimestamp`, which .NET reads from `CLOCK_MONOTONIC` on Linux: one clock for every process on the machine, checked on each run by the parent (each worker's first timestamp must fall between the parent's before and after). A batch seen before the cli's PutMany returned counts as 0. Errors: every exception either process got from the store and every wrong read. Lost: after both processes ended, every record of every acknowledged batch and every ui record (at the version its last acknowledged update wrote) read back byte for byte. Longer runs: `kvbench contend` (5 s per phase).").AppendLine();
+        WorkloadTables.Contention(results).WriteTo(output);
+        output.AppendLine("Where one process at a time may write (OneWriter), the cli is the writer, since the import is the point, and the ui reads as a secondary that catches up with the writer before each look for a batch; its workload is then reads only. Where one process at a time may open the store (Exclusive), the cli's open beside the ui is refused, and the cell names the typed error it got.").AppendLine();
+        output.AppendLine("### The ui's latencies, alone and during the import").AppendLine();
+        WorkloadTables.ContentionLatencies(results).WriteTo(output);
     }
 
     private static void WriteBenchmark(StringBuilder output, BenchmarkReport? report, string benchmark, string description)

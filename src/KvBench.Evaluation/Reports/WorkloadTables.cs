@@ -1,5 +1,7 @@
 using System.Globalization;
 
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports;
@@ -77,6 +79,91 @@ public static class WorkloadTables
 
         return table;
     }
+
+    /// <summary>
+    /// The import-contention table, one line per row: the ui's p99 per operation alone and during the cli's import, its
+    /// largest latency during the import, the cli's records per second, the visibility lag, errors and lost writes.
+    /// </summary>
+    public static MarkdownTable Contention(IEnumerable<ImportContentionResult> results)
+    {
+        var table = new MarkdownTable("Row", "ui p99 alone", "ui p99 during import", "ui max during import", "cli records/s", "visibility lag p50 / max", "errors", "lost");
+        foreach (ImportContentionResult result in results)
+        {
+            string lost = $"{result.Lost.ToString("N0", s_numbers)} of {result.ReadBack.ToString("N0", s_numbers)}";
+            if (result.NotPossible is { } refused)
+            {
+                string notPossible = $"not possible: the cli's open got {refused.Error}";
+                table.Add(ContentionRow(result), PerOperation(result.UiAlone, latency => latency.P99), notPossible, "-", "-", "-", ContentionErrors(result), lost);
+                continue;
+            }
+
+            table.Add(
+                ContentionRow(result),
+                PerOperation(result.UiAlone, latency => latency.P99),
+                PerOperation(result.UiDuringImport, latency => latency.P99),
+                PerOperation(result.UiDuringImport, latency => latency.Max),
+                result.Import is { OpenFailure: null } import ? Rate(import.RecordsPerSecond) : "-",
+                LagCell(result),
+                ContentionErrors(result),
+                lost);
+        }
+
+        return table;
+    }
+
+    /// <summary>The ui's latencies behind <see cref="Contention"/>: one line per row, phase and operation, p50 to max and the rate achieved.</summary>
+    public static MarkdownTable ContentionLatencies(IEnumerable<ImportContentionResult> results)
+    {
+        var table = new MarkdownTable("Row", "ui phase", "Operation", "ops/s", "p50", "p99", "p99.9", "max");
+        foreach (ImportContentionResult result in results)
+        {
+            foreach ((string phase, WorkloadResult? run) in new[] { ("alone", result.UiAlone), ("during import", result.UiDuringImport) })
+            {
+                foreach (OperationResult operation in run?.Operations ?? [])
+                {
+                    table.Add(
+                        result.Store,
+                        phase,
+                        operation.Type.ToString(),
+                        Rate(operation.OperationsPerSecond),
+                        Latency(operation.Latency.P50),
+                        Latency(operation.Latency.P99),
+                        Latency(operation.Latency.P999),
+                        Latency(operation.Latency.Max));
+                }
+            }
+        }
+
+        return table;
+    }
+
+    /// <summary>The row, and the shape the store allowed where it is not two processes reading and writing.</summary>
+    private static string ContentionRow(ImportContentionResult result) => result.UiAccess == StoreAccess.ReadWrite
+        ? result.Store
+        : $"{result.Store} (cli the one writer, ui reads as {result.UiAccess}{(result.Ui?.WriteRefusedWith is { } refused ? $"; its write got {refused}" : string.Empty)})";
+
+    /// <summary>"Read 45 µs / Update 1.2 ms".</summary>
+    private static string PerOperation(WorkloadResult? run, Func<LatencySummary, double> pick) =>
+        run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {Latency(pick(operation.Latency))}"));
+
+    private static string LagCell(ImportContentionResult result)
+    {
+        if (result.VisibilityLag is not { } lag)
+        {
+            return result.ClockShared ? "not measured" : "not measured (clocks not shared)";
+        }
+
+        string cell = $"{Latency(lag.P50)} / {Latency(lag.Max)}";
+        if (result.SeenBeforeAcknowledged > 0)
+        {
+            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned: 0)";
+        }
+
+        return result.Unseen > 0 ? $"{cell} ({result.Unseen.ToString("N0", s_numbers)} batches never seen)" : cell;
+    }
+
+    private static string ContentionErrors(ImportContentionResult result) =>
+        result.Errors == 0 ? "0" : $"{result.Errors.ToString("N0", s_numbers)}: {string.Join("; ", result.ErrorLines())}";
 
     /// <summary>"850 ns", "12.3 µs", "4.56 ms": three significant figures, a histogram bucket being 0.8% wide.</summary>
     public static string Latency(double? nanoseconds) => nanoseconds switch

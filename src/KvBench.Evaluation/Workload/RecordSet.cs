@@ -161,17 +161,38 @@ public sealed class RecordSet
     /// </summary>
     public VerificationResult Verify(Func<byte[], byte[]?> read, long count, long sampleSize = long.MaxValue, ulong version = 0)
     {
+        return Verify(read, EvenlySpread(count, Math.Min(count, sampleSize)), _ => version);
+    }
+
+    /// <summary><paramref name="sampleSize"/> indexes spread evenly over 0 to <paramref name="count"/> - 1 (every index when they are as many).</summary>
+    private static IEnumerable<long> EvenlySpread(long count, long sampleSize)
+    {
+        for (long n = 0; n < sampleSize; n++)
+        {
+            yield return sampleSize == count ? n : n * count / sampleSize;
+        }
+    }
+
+    /// <summary>
+    /// Reads back the records at <paramref name="indexes"/> through <paramref name="read"/> and compares every byte with
+    /// the value at the version <paramref name="versionOf"/> gives for each: for writers whose records stand at different
+    /// versions, such as a workload run's acknowledged updates.
+    /// </summary>
+    public VerificationResult Verify(Func<byte[], byte[]?> read, IEnumerable<long> indexes, Func<long, ulong> versionOf)
+    {
         ArgumentNullException.ThrowIfNull(read);
-        long checkedCount = Math.Min(count, sampleSize);
+        ArgumentNullException.ThrowIfNull(indexes);
+        ArgumentNullException.ThrowIfNull(versionOf);
+        long checkedCount = 0;
         long missing = 0;
         long wrong = 0;
         long firstBad = -1;
         byte[] expected = new byte[ValueBytes];
-        for (long n = 0; n < checkedCount; n++)
+        foreach (long index in indexes)
         {
-            long index = checkedCount == count ? n : n * count / checkedCount;
+            checkedCount++;
             byte[]? actual = read(Key(index));
-            WriteValue(index, version, expected);
+            WriteValue(index, versionOf(index), expected);
             bool ok = actual is not null && actual.AsSpan().SequenceEqual(expected);
             if (!ok)
             {

@@ -39,13 +39,27 @@ public static class WorkloadRunner
     }
 
     /// <summary>Runs <paramref name="workload"/> on <paramref name="store"/>, which holds its records (see <see cref="Load"/>).</summary>
-    public static WorkloadResult Run(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
+    /// <param name="store">The store, holding the workload's records.</param>
+    /// <param name="workload">What to run.</param>
+    /// <param name="settings">How to drive it.</param>
+    /// <param name="acknowledgedWrites">
+    /// When given, receives every write the store acknowledged, as record index → the version it put (the latest of each
+    /// record), so a caller can read every record back afterwards and check that nothing acknowledged was lost. Each
+    /// record is then written by one thread only (thread t writes the records whose index is t modulo the thread count):
+    /// with two threads writing one key, the write acknowledged last need not be the one the key holds.
+    /// </param>
+    public static WorkloadResult Run(IKeyValueStore store, WorkloadSpec workload, RunSettings settings, IDictionary<long, ulong>? acknowledgedWrites = null)
     {
         ArgumentNullException.ThrowIfNull(store);
         ArgumentNullException.ThrowIfNull(workload);
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentOutOfRangeException.ThrowIfLessThan(settings.Threads, 1);
-        var shared = new SharedState(workload, settings);
+        if (acknowledgedWrites is not null && workload.RecordCount < settings.Threads)
+        {
+            throw new ArgumentException($"Logging acknowledged writes gives each thread records of its own: {workload.RecordCount} records cannot serve {settings.Threads} threads.", nameof(acknowledgedWrites));
+        }
+
+        var shared = new SharedState(workload, settings, acknowledgedWrites is not null);
         var workers = Enumerable.Range(0, settings.Threads).Select(thread => new Worker(store, shared, thread)).ToArray();
         Thread[] threads = [.. workers.Select(worker => new Thread(worker.Run) { IsBackground = true, Name = $"kvbench-workload-{worker.Thread}" })];
         foreach (Thread thread in threads)
@@ -60,6 +74,11 @@ public static class WorkloadRunner
         }
 
         TimeSpan elapsed = Stopwatch.GetElapsedTime(shared.MeasureFrom, shared.StopAt);
+        foreach ((long index, ulong version) in workers.SelectMany(worker => worker.Acknowledged ?? []))
+        {
+            acknowledgedWrites![index] = version;
+        }
+
         List<OperationResult> operations = [];
         foreach (OperationType type in Enum.GetValues<OperationType>().Where(type => workload.Mix.Of(type) > 0))
         {
@@ -105,10 +124,11 @@ public static class WorkloadRunner
         private readonly long[] _insertsDone;
         private readonly ManualResetEventSlim _started = new();
 
-        public SharedState(WorkloadSpec workload, RunSettings settings)
+        public SharedState(WorkloadSpec workload, RunSettings settings, bool logsWrites)
         {
             Workload = workload;
             Settings = settings;
+            LogsWrites = logsWrites;
             Records = new RecordSet(workload.ValueBytes);
             _insertsDone = new long[settings.Threads];
 
@@ -129,6 +149,9 @@ public static class WorkloadRunner
         public WorkloadSpec Workload { get; }
 
         public RunSettings Settings { get; }
+
+        /// <summary>Whether every acknowledged write is logged, each record then written by one thread only.</summary>
+        public bool LogsWrites { get; }
 
         public RecordSet Records { get; }
 
@@ -202,11 +225,15 @@ public static class WorkloadRunner
             _value = new byte[shared.Records.ValueBytes];
             _read = new ArrayBufferWriter<byte>(Math.Max(1, shared.Records.ValueBytes));
             Histograms = [.. Enum.GetValues<OperationType>().Select(_ => new LatencyHistogram())];
+            Acknowledged = shared.LogsWrites ? [] : null;
         }
 
         public int Thread { get; }
 
         public LatencyHistogram[] Histograms { get; }
+
+        /// <summary>This thread's acknowledged writes (record index → version), when the run logs them; no other thread writes these records.</summary>
+        public Dictionary<long, ulong>? Acknowledged { get; }
 
         public long WrongReads { get; private set; }
 
@@ -227,7 +254,7 @@ public static class WorkloadRunner
                 if (interval > 0)
                 {
                     intended += interval;
-                    WaitUntil(intended);
+                    MonotonicClock.WaitUntil(intended);
                 }
 
                 long start = Stopwatch.GetTimestamp();
@@ -273,11 +300,14 @@ public static class WorkloadRunner
                     return end - Begin(start, intendedStart);
 
                 case OperationType.Update:
-                    index = Choose();
-                    _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
+                    index = Choose(write: true);
+                    ulong version = _shared.NextVersion(index);
+                    _shared.Records.WriteValue(index, version, _value);
                     start = Stopwatch.GetTimestamp();
                     _store.Put(_key, _value);
-                    return Stopwatch.GetTimestamp() - Begin(start, intendedStart);
+                    long updated = Stopwatch.GetTimestamp();
+                    Acknowledge(index, version);
+                    return updated - Begin(start, intendedStart);
 
                 case OperationType.Insert:
                     index = _shared.Workload.RecordCount + (_inserts * _shared.Settings.Threads) + Thread;
@@ -286,17 +316,20 @@ public static class WorkloadRunner
                     start = Stopwatch.GetTimestamp();
                     _store.Put(_key, _value);
                     long inserted = Stopwatch.GetTimestamp();
+                    Acknowledge(index, _shared.VersionBase);
                     _inserts++;
                     _shared.InsertDone(Thread);
                     return inserted - Begin(start, intendedStart);
 
                 case OperationType.ReadModifyWrite:
-                    index = Choose();
+                    index = Choose(write: true);
                     start = Stopwatch.GetTimestamp();
                     bool present = _store.TryGet(_key, _read);
-                    _shared.Records.WriteValue(index, _shared.NextVersion(index), _value);
+                    ulong next = _shared.NextVersion(index);
+                    _shared.Records.WriteValue(index, next, _value);
                     _store.Put(_key, _value);
                     long written = Stopwatch.GetTimestamp();
+                    Acknowledge(index, next);
                     Check(index, present ? _read.WrittenSpan : default, present);
                     return written - Begin(start, intendedStart);
 
@@ -313,12 +346,30 @@ public static class WorkloadRunner
         }
 
         /// <summary>Picks the record the next operation touches, writes its key and empties the read buffer.</summary>
-        private long Choose()
+        /// <param name="write">Whether the operation writes: when the run logs writes, the record is moved to the nearest one this thread owns.</param>
+        private long Choose(bool write = false)
         {
             long index = _chooser.Next(_random);
+            if (write && _shared.LogsWrites)
+            {
+                // Down to this thread's record in the chosen one's stride of thread-count records, so it is readable
+                // wherever the chosen one was; the first stride has a record of every thread (at least as many records as threads).
+                int threads = _shared.Settings.Threads;
+                long owned = index - (index % threads) + Thread;
+                index = owned > index && owned >= threads ? owned - threads : owned;
+            }
+
             _shared.Records.WriteKey(index, _key);
             _read.ResetWrittenCount();
             return index;
+        }
+
+        private void Acknowledge(long index, ulong version)
+        {
+            if (Acknowledged is not null)
+            {
+                Acknowledged[index] = version;
+            }
         }
 
         private static long Begin(long start, long intendedStart) => intendedStart >= 0 ? Math.Min(start, intendedStart) : start;
@@ -369,20 +420,6 @@ public static class WorkloadRunner
                 {
                     Check(index, value, found: true);
                 }
-            }
-        }
-
-        private static void WaitUntil(long timestamp)
-        {
-            long remaining = timestamp - Stopwatch.GetTimestamp();
-            if (remaining > Stopwatch.Frequency / 500)
-            {
-                System.Threading.Thread.Sleep(TimeSpan.FromSeconds((double)(remaining - (Stopwatch.Frequency / 1000)) / Stopwatch.Frequency));
-            }
-
-            while (Stopwatch.GetTimestamp() < timestamp)
-            {
-                System.Threading.Thread.SpinWait(20);
             }
         }
     }

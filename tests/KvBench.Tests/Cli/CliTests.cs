@@ -112,6 +112,10 @@ public sealed class CliTests
     [InlineData("put", "--store", "Memory", "key", "value")]
     [InlineData("load", "--store", "Memory", "--dir", ".", "--count", "-1")]
     [InlineData("adr", "--quick", "--full")]
+    [InlineData("contend", "--stores", "Memory")]
+    [InlineData("contend", "--rate", "0")]
+    [InlineData("contend", "--threads", "8", "--records", "4")]
+    [InlineData("contend", "--write-share", "1.5")]
     [InlineData("no-such-command")]
     public async Task A_command_line_that_does_not_parse_exits_with_the_usage_code_and_says_why(params string[] arguments)
     {

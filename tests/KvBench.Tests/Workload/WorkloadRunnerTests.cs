@@ -48,11 +48,8 @@ public sealed class WorkloadRunnerTests
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
-        WorkloadSpec workload = YcsbWorkloads.A with { RecordCount = 500 };
-        WorkloadRunner.Load(store, workload);
 
-        WorkloadResult first = WorkloadRunner.Run(store, workload, Brief(threads: 2));
-        WorkloadResult second = WorkloadRunner.Run(store, YcsbWorkloads.F with { RecordCount = 500 }, Brief(threads: 2));
+        (WorkloadResult first, WorkloadResult second) = LoadAThenF(store, records: 500, threads: 2);
 
         Assert.True(first.Succeeded && second.Succeeded, $"{first.WrongReads} and {second.WrongReads} wrong reads.");
         Assert.True(second.CheckedReads > 0);
@@ -70,6 +67,14 @@ public sealed class WorkloadRunnerTests
     }
 
     [Fact]
+    public void On_Linux_stopwatch_timestamps_are_the_monotonic_clock_every_process_shares()
+    {
+        // The open loop sleeps until a timestamp with clock_nanosleep, and kvbench contend subtracts one process's
+        // timestamps from another's: both hold only if Stopwatch reads CLOCK_MONOTONIC in nanoseconds.
+        Assert.Equal(OperatingSystem.IsLinux(), MonotonicClock.IsSystemMonotonic);
+    }
+
+    [Fact]
     public void Scans_return_records_in_key_order_from_their_start_and_each_is_checked()
     {
         using var directory = new TempDirectory();
@@ -78,6 +83,23 @@ public sealed class WorkloadRunnerTests
 
         Assert.True(result.Succeeded, $"{result.WrongReads} wrong reads.");
         Assert.True(result.CheckedReads > result.Of(OperationType.Scan)!.Latency.Count, "Each scan checks every record it returns.");
+    }
+
+    [Fact]
+    public void Logged_writes_name_the_version_each_record_holds_afterwards()
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        var acknowledged = new Dictionary<long, ulong>();
+
+        // Zipfian keys from three threads: without one writer per record, two threads would race on the hottest ones.
+        (WorkloadResult first, WorkloadResult second) = LoadAThenF(store, records: 301, threads: 3, acknowledged);
+
+        Assert.True(first.Succeeded && second.Succeeded, $"{first.Failure} {second.Failure}");
+        Assert.NotEmpty(acknowledged);
+        VerificationResult readBack = new RecordSet(WorkloadSpec.DefaultValueBytes).Verify(
+            key => store.Get(key), Enumerable.Range(0, 301).Select(index => (long)index), index => acknowledged.GetValueOrDefault(index));
+        Assert.True(readBack.Ok, readBack.ToString());
     }
 
     [Fact]
@@ -92,6 +114,14 @@ public sealed class WorkloadRunnerTests
 
         Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, seed: 100).Key(5), out _));
         Assert.False(records.TryIndexOf([1, 2, 3], out _));
+    }
+
+    /// <summary>Loads YCSB A's records into <paramref name="store"/>, then runs A, then F (read-modify-writes) on them.</summary>
+    private static (WorkloadResult First, WorkloadResult Second) LoadAThenF(IKeyValueStore store, long records, int threads, IDictionary<long, ulong>? acknowledged = null)
+    {
+        WorkloadSpec workload = YcsbWorkloads.A with { RecordCount = records };
+        WorkloadRunner.Load(store, workload);
+        return (WorkloadRunner.Run(store, workload, Brief(threads), acknowledged), WorkloadRunner.Run(store, YcsbWorkloads.F with { RecordCount = records }, Brief(threads), acknowledged));
     }
 
     private static WorkloadResult LoadAndRun(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
