@@ -6,6 +6,7 @@ using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -93,7 +94,8 @@ public static class Program
                 full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
                 KvBenchCli.Locate(),
                 line => Console.WriteLine($"//   {line}"),
-                full ? new SuiteSettings() : SuiteSettings.Evaluation).GetAwaiter().GetResult();
+                full ? new SuiteSettings() : SuiteSettings.Evaluation,
+                full ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
             File.WriteAllText(file, report.ToMarkdown());
             Console.WriteLine($"ADR tables: {file}");

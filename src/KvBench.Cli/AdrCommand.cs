@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
@@ -57,7 +58,8 @@ internal static class AdrCommand
                     regenerate,
                     KvBenchCli.Locate(),
                     console.WriteLine,
-                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation).ConfigureAwait(false);
+                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation,
+                    isQuick ? SqliteSuiteSettings.Smoke : isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
                 await File.WriteAllTextAsync(file.FullName, report.ToMarkdown(), cancellationToken).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");

@@ -26,6 +26,7 @@ public static class KvBenchCommand
             WorkloadCommands.Run(),
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
+            SqliteCommands.Create(),
             WorkerCommand.Create(),
         };
         VersionAction.ReplaceOn(root);

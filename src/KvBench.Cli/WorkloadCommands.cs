@@ -20,13 +20,16 @@ internal static class WorkloadCommands
 
     private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
 
-    private static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
+    /// <summary>Seconds measured per run; shared with <c>kvbench sqlite</c>.</summary>
+    internal static readonly Option<double> s_duration = new("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 };
 
-    private static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
+    /// <summary>Seconds of warm-up per run; shared with <c>kvbench sqlite</c>.</summary>
+    internal static readonly Option<double> s_warmup = new("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 };
 
     private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
 
-    private static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
+    /// <summary>Where to write the results as JSON; shared with <c>kvbench sqlite</c>.</summary>
+    internal static readonly Option<FileInfo?> s_jsonFile = new("--json") { Description = "Also write the results to this JSON file." };
 
     private static readonly Option<string[]> s_stores = EachChecked(
         new Option<string[]>("--stores")
@@ -36,7 +39,8 @@ internal static class WorkloadCommands
         },
         StoreArguments.UnknownStore);
 
-    private static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
+    /// <summary>The scratch directory; shared with <c>kvbench sqlite</c>.</summary>
+    internal static readonly Option<DirectoryInfo?> s_workDirectory = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
@@ -195,7 +199,8 @@ internal static class WorkloadCommands
     private static IEnumerable<string> Split(IEnumerable<string> values) =>
         values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
-    private static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
+    /// <summary>Runs <paramref name="run"/> in --work-dir, or in a new temporary folder it removes afterwards.</summary>
+    internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
     {
         string scratch = parseResult.GetValue(s_workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
         try
@@ -212,7 +217,7 @@ internal static class WorkloadCommands
     }
 
     /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json)
+    internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json)
     {
         var output = new StringBuilder();
         table.WriteTo(output);
@@ -262,7 +267,8 @@ internal static class WorkloadCommands
         }
     }
 
-    private static Option<int> Positive(Option<int> option)
+    /// <summary><paramref name="option"/>, refusing a value below 1 at parse time.</summary>
+    internal static Option<int> Positive(Option<int> option)
     {
         option.Validators.Add(result =>
         {

@@ -1,5 +1,6 @@
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -25,6 +26,7 @@ public static class AdrGenerator
     /// <param name="cli">The CLI to start as other processes (two-process and kill checks), or <see langword="null"/> to leave those unmeasured.</param>
     /// <param name="log">Receives one line per row as it is probed.</param>
     /// <param name="workloads">How long the YCSB and thread-sweep suites run, or <see langword="null"/> to leave them out.</param>
+    /// <param name="sqlite">How long the SQLite strategy suites run, or <see langword="null"/> to leave them out.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
@@ -32,7 +34,8 @@ public static class AdrGenerator
         string command,
         KvBenchCli? cli,
         Action<string>? log = null,
-        SuiteSettings? workloads = null)
+        SuiteSettings? workloads = null,
+        SqliteSuiteSettings? sqlite = null)
     {
         Directory.CreateDirectory(workDirectory);
         var measurements = new List<StoreMeasurement>();
@@ -57,8 +60,16 @@ public static class AdrGenerator
             suites = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "workloads"), log);
         }
 
+        SqliteResults? sqliteResults = null;
+        if (sqlite is not null)
+        {
+            log?.Invoke("Running the SQLite strategies, the busy trap, the upsert forms and the pragmas...");
+            sqliteResults = SqliteSuites.All(sqlite, Path.Combine(workDirectory, "sqlite"), log);
+        }
+
         return new AdrReport
         {
+            Sqlite = sqliteResults,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
             Measurements = measurements,

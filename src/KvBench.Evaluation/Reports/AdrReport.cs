@@ -5,6 +5,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports;
@@ -52,6 +53,9 @@ public sealed class AdrReport
     /// <summary>The thread sweep on every row, when the run measured it.</summary>
     public IReadOnlyList<WorkloadResult>? ThreadSweep { get; init; }
 
+    /// <summary>SQLite's strategies, busy trap, upserts and pragmas, when the run measured them.</summary>
+    public SqliteResults? Sqlite { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
@@ -67,6 +71,7 @@ public sealed class AdrReport
     [
         .. Measurements.SelectMany(row => row.Disagreements()).Select(disagreement => $"Claim contradicted: {disagreement}"),
         .. (Ycsb ?? []).Concat(ThreadSweep ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
+        .. (Sqlite?.Problems() ?? []).Select(problem => $"SQLite suite failed: {problem}"),
     ];
 
     /// <summary>The "Considered Options" table: one row per store, each cell a measurement.</summary>
@@ -134,6 +139,10 @@ public sealed class AdrReport
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
 
         WriteWorkloads(output);
+        if (Sqlite is not null)
+        {
+            SqliteTables.WriteSection(output, Sqlite, Command);
+        }
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
         output.AppendLine("## Claims checked").AppendLine();

@@ -45,7 +45,7 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
         _connection.Open();
         _db = _connection.Handle!;
 
-        Execute($"PRAGMA busy_timeout = {SqliteStoreBase.BusyTimeoutMilliseconds}");
+        Execute($"PRAGMA busy_timeout = {options.BusyTimeoutMilliseconds}");
         foreach (string pragma in SqliteStoreBase.ConnectionPragmas(options, createsSchema))
         {
             Execute(pragma);
@@ -236,7 +236,17 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
         return statement;
     }
 
-    private void Execute(string sql)
+    /// <summary>Rolls back the open transaction, if SQLite has not already rolled it back itself.</summary>
+    public void RollbackIfOpen()
+    {
+        if (raw.sqlite3_get_autocommit(_db) == 0)
+        {
+            Execute("ROLLBACK");
+        }
+    }
+
+    /// <summary>Runs <paramref name="sql"/> (no parameters, no rows), prepared anew each time.</summary>
+    public void Execute(string sql)
     {
         int rc;
         while (((rc = raw.sqlite3_exec(_db, sql)) & 0xFF) == raw.SQLITE_LOCKED && _retryLocked)

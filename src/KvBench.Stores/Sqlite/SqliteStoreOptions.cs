@@ -61,6 +61,12 @@ public sealed record SqliteStoreOptions : StoreOptions
     /// <summary>Whether the row's connections share one page cache (<c>SQLITE_OPEN_SHAREDCACHE</c>); fixed by the row.</summary>
     internal bool SharedCache { get; init; }
 
+    /// <summary>
+    /// <c>PRAGMA busy_timeout</c> of the prepared-statement connections; 0 is SQLite's own default, no waiting at all,
+    /// which only <see cref="SqliteNaiveConnectionPool"/> uses.
+    /// </summary>
+    internal int BusyTimeoutMilliseconds { get; init; } = SqliteStoreBase.DefaultBusyTimeoutMilliseconds;
+
     /// <summary><paramref name="options"/> itself when it carries SQLite settings, else the defaults with its common settings.</summary>
     internal static SqliteStoreOptions From(StoreOptions options) => options as SqliteStoreOptions ?? new SqliteStoreOptions(options);
 }
