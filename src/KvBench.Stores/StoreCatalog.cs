@@ -14,8 +14,8 @@ public static class StoreCatalog
 {
     private static readonly StoreRow[] s_rows =
     [
-        Sqlite(StoreNames.SqliteWal, static (name, options) => new SqliteOneConnectionStore(name, new BlobKeySchema(), options)),
-        Sqlite(StoreNames.SqliteScalar, static (name, options) => new SqliteOneConnectionStore(name, new ScalarKeySchema(), options)),
+        Sqlite(StoreNames.SqliteWal, static (name, options) => new SqliteWriterReadersStore(name, new BlobKeySchema(), options)),
+        Sqlite(StoreNames.SqliteScalar, static (name, options) => new SqliteWriterReadersStore(name, new ScalarKeySchema(), options)),
         new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine),
         new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
         new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
@@ -35,7 +35,6 @@ public static class StoreCatalog
     [
         Sqlite(StoreNames.SqliteOneConnection, static (name, options) => new SqliteOneConnectionStore(name, new BlobKeySchema(), options)),
         Sqlite(StoreNames.SqlitePerThread, static (name, options) => new SqlitePerThreadStore(name, new BlobKeySchema(), options)),
-        Sqlite(StoreNames.SqliteWriterReaders, static (name, options) => new SqliteWriterReadersStore(name, new BlobKeySchema(), options)),
         Sqlite(StoreNames.SqliteRollback, static (name, options) => new SqliteOneConnectionStore(name, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete })),
         Sqlite(StoreNames.SqliteSharedCache, static (name, options) => new SqlitePerThreadStore(name, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true })),
         Sqlite(StoreNames.SqliteAdoNet, static (name, options) => new SqliteAdoNetStore(name, new BlobKeySchema(), options)),

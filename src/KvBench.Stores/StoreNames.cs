@@ -3,17 +3,14 @@ namespace KvBench.Stores;
 /// <summary>The row names, as tables print them.</summary>
 public static class StoreNames
 {
-    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal.</summary>
+    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a pool of read connections.</summary>
     public const string SqliteWal = "Sqlite_WAL";
 
-    /// <summary>SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock.</summary>
+    /// <summary>SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock (Sqlite_WAL until issue 12).</summary>
     public const string SqliteOneConnection = "Sqlite_OneConnection";
 
     /// <summary>SQLite as <see cref="SqliteWal"/>, one connection per thread.</summary>
     public const string SqlitePerThread = "Sqlite_PerThread";
-
-    /// <summary>SQLite as <see cref="SqliteWal"/>, one writer connection and a pool of read connections.</summary>
-    public const string SqliteWriterReaders = "Sqlite_WriterReaders";
 
     /// <summary>SQLite with the rollback journal (DELETE), one connection behind a lock.</summary>
     public const string SqliteRollback = "Sqlite_Rollback";

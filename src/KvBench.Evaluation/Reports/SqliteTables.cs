@@ -10,29 +10,6 @@ public static class SqliteTables
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
-    /// <summary>One line per target: errors that reached the caller, lost writes, and how long the slowest write waited.</summary>
-    public static MarkdownTable BusyTrap(IEnumerable<BusyTrapResult> results)
-    {
-        var table = new MarkdownTable("Target", "Usage", "Writes", "Writers", "Busy/locked errors reaching the caller", "Other errors", "Lost writes", "Lost acknowledged writes", "Slowest write", "p99 write", "Writes/s");
-        foreach (BusyTrapResult result in results)
-        {
-            table.Add(
-                result.Target,
-                result.Usage,
-                result.Writes.ToString("N0", s_numbers),
-                result.Writers.ToString("N0", s_numbers),
-                result.BusyErrors.ToString("N0", s_numbers),
-                result.OtherErrors.ToString("N0", s_numbers),
-                result.LostWrites.ToString("N0", s_numbers),
-                result.LostAcknowledgedWrites.ToString("N0", s_numbers),
-                WorkloadTables.Latency(result.SlowestWriteMilliseconds * 1e6),
-                WorkloadTables.Latency(result.P99WriteMilliseconds * 1e6),
-                result.WritesPerSecond.ToString("N0", s_numbers));
-        }
-
-        return table;
-    }
-
     /// <summary>The ADR file's SQLite section: each table with what it measured and the command that measures it alone.</summary>
     /// <param name="output">Where the markdown goes.</param>
     /// <param name="results">The measurements.</param>
@@ -60,5 +37,28 @@ public static class SqliteTables
         output.AppendLine("### cache_size and mmap_size").AppendLine();
         output.AppendLine(s_numbers, $"`Sqlite_WAL` with each setting, {settings.Tuning.Records:N0} records{(settings.Tuning.Records < 1_000_000 ? " (the 10^6 form: `kvbench sqlite pragmas`, whose default is 1,000,000 records)" : string.Empty)}. `{SqliteSuites.Command("pragmas", settings)}`").AppendLine();
         WorkloadTables.Threads(results.Pragmas).WriteTo(output);
+    }
+
+    /// <summary>One line per target: errors that reached the caller, lost writes, and how long the slowest write waited.</summary>
+    public static MarkdownTable BusyTrap(IEnumerable<BusyTrapResult> results)
+    {
+        var table = new MarkdownTable("Target", "Usage", "Writes", "Writers", "Busy/locked errors reaching the caller", "Other errors", "Lost writes", "Lost acknowledged writes", "Slowest write", "p99 write", "Writes/s");
+        foreach (BusyTrapResult result in results)
+        {
+            table.Add(
+                result.Target,
+                result.Usage,
+                result.Writes.ToString("N0", s_numbers),
+                result.Writers.ToString("N0", s_numbers),
+                result.BusyErrors.ToString("N0", s_numbers),
+                result.OtherErrors.ToString("N0", s_numbers),
+                result.LostWrites.ToString("N0", s_numbers),
+                result.LostAcknowledgedWrites.ToString("N0", s_numbers),
+                WorkloadTables.Latency(result.SlowestWriteMilliseconds * 1e6),
+                WorkloadTables.Latency(result.P99WriteMilliseconds * 1e6),
+                result.WritesPerSecond.ToString("N0", s_numbers));
+        }
+
+        return table;
     }
 }
