@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-
 using KvBench.Core;
 
 namespace KvBench.Stores.Sqlite;
@@ -32,7 +30,10 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
 {
     private readonly Lock _writeGate = new();
     private readonly SqlitePreparedStatements? _writer;
-    private readonly ConcurrentStack<SqlitePreparedStatements> _idleReaders = new();
+    // A stack behind a lock held for a push or a pop, not a ConcurrentStack, which allocates a node per push: a Get
+    // must allocate nothing.
+    private readonly Lock _readersGate = new();
+    private readonly Stack<SqlitePreparedStatements> _idleReaders = new();
     private readonly List<SqlitePreparedStatements> _readers = [];
 
     public SqliteWriterReadersStore(string name, SqliteSchema schema, StoreOptions options)
@@ -54,7 +55,15 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
         if (!write)
         {
             // Last in, first out: the most recently used connection has the warmest page cache.
-            return _idleReaders.TryPop(out SqlitePreparedStatements? reader) ? reader : OpenReader();
+            lock (_readersGate)
+            {
+                if (_idleReaders.TryPop(out SqlitePreparedStatements? reader))
+                {
+                    return reader;
+                }
+            }
+
+            return OpenReader();
         }
 
         _writeGate.Enter();
@@ -80,7 +89,10 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
         }
         else
         {
-            _idleReaders.Push((SqlitePreparedStatements)operations);
+            lock (_readersGate)
+            {
+                _idleReaders.Push((SqlitePreparedStatements)operations);
+            }
         }
     }
 
@@ -91,7 +103,7 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
             _writer?.Dispose();
         }
 
-        lock (_readers)
+        lock (_readersGate)
         {
             foreach (SqlitePreparedStatements reader in _readers)
             {
@@ -103,7 +115,7 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
     private SqlitePreparedStatements OpenReader()
     {
         SqlitePreparedStatements reader = OpenStatements(createsSchema: false);
-        lock (_readers)
+        lock (_readersGate)
         {
             _readers.Add(reader);
         }

@@ -1,0 +1,44 @@
+using System.Buffers;
+
+using KvBench.Core;
+using KvBench.Stores;
+
+namespace KvBench.Tests.Stores;
+
+public sealed class SqliteStoreTests
+{
+    /// <summary>The reader pool hands connections out and back without allocating: the point benchmarks' Get goal is 0 bytes.</summary>
+    [Theory]
+    [InlineData(StoreNames.SqliteWal)]
+    [InlineData(StoreNames.SqliteOneConnection)]
+    [InlineData(StoreNames.SqlitePerThread)]
+    public void Reads_and_writes_allocate_nothing_once_warm(string row)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory.Path });
+        byte[] key = [1, 2, 3];
+        byte[] value = new byte[128];
+        var destination = new ArrayBufferWriter<byte>(256);
+        store.Put(key, value);
+        for (int i = 0; i < 100; i++)
+        {
+            destination.ResetWrittenCount();
+            store.TryGet(key, destination);
+            store.ContainsKey(key);
+            value[0] = (byte)i;
+            store.Put(key, value);
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1_000; i++)
+        {
+            destination.ResetWrittenCount();
+            store.TryGet(key, destination);
+            store.ContainsKey(key);
+            value[0] = (byte)(i + 100);
+            store.Put(key, value);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+}
