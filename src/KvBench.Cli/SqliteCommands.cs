@@ -21,6 +21,7 @@ internal static class SqliteCommands
             Sweep("strategies", "Runs read-only, write-only and 50/50 at each thread count on Sqlite_WAL and every SQLite strategy row.", defaults.Strategies, (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
             Busy(defaults.BusyTrap),
             Sweep("upsert", "Runs reads and overwrites on Sqlite_WAL with INSERT ... ON CONFLICT DO UPDATE, then with INSERT OR REPLACE.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
+            All(),
             Sweep("pragmas", "Runs reads and overwrites on Sqlite_WAL with SQLite's defaults, then with a 64 MiB cache_size, a 256 MiB mmap_size, and both.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
         };
     }
@@ -44,6 +45,33 @@ internal static class SqliteCommands
             };
             IReadOnlyList<WorkloadResult> results = WorkloadCommands.InScratch(parseResult, scratch => run(settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
             return WorkloadCommands.Report(parseResult, results, WorkloadTables.Threads(results), results);
+        });
+        return command;
+    }
+
+    /// <summary><c>kvbench sqlite all</c>: the ADR file's SQLite section alone, with the default evaluation's settings or the long ones.</summary>
+    private static Command All()
+    {
+        var full = new Option<bool>("--full") { Description = "Every suite at its own defaults (10^6 records for upsert and pragmas, 5 s runs): about 20 minutes here." };
+        var command = new Command("all", "Runs every SQLite suite with the default evaluation's settings (about a minute) and prints the ADR file's SQLite section.")
+        {
+            full, WorkloadCommands.s_workDirectory,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            bool isFull = parseResult.GetValue(full);
+            SqliteResults results = WorkloadCommands.InScratch(parseResult, scratch =>
+                SqliteSuites.All(isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            var output = new System.Text.StringBuilder();
+            SqliteTables.WriteSection(output, results, isFull ? "kvbench sqlite all --full" : "kvbench sqlite all");
+            parseResult.InvocationConfiguration.Output.Write(output.ToString());
+            IReadOnlyList<string> problems = results.Problems();
+            foreach (string problem in problems)
+            {
+                parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
+            }
+
+            return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
         });
         return command;
     }

@@ -20,7 +20,7 @@ public static class SqliteTables
         ArgumentNullException.ThrowIfNull(results);
         SqliteSuiteSettings settings = results.Settings;
         output.AppendLine("## SQLite: connection strategies, the SQLITE_BUSY trap, upserts and pragmas").AppendLine();
-        output.AppendLine(s_numbers, $"Measured by `{producedBy}`; each table names the `kvbench sqlite` command that measures it alone with the same settings (more records, threads or time through its options). Buffered durability (synchronous=NORMAL), 9-byte keys, 128-byte values, uniform keys, every write a new version of its record.").AppendLine();
+        output.AppendLine(s_numbers, $"Measured by `{producedBy}`; each table names the `kvbench sqlite` command that measures it alone with the same settings (more records, threads or time through its options). Buffered durability (synchronous=NORMAL in WAL, OFF with the rollback journal), 9-byte keys, 128-byte values, uniform keys, every write a new version of its record.").AppendLine();
 
         output.AppendLine("### Strategies × threads").AppendLine();
         output.AppendLine(s_numbers, $"Every SQLite strategy row loaded with {settings.Strategies.Records:N0} records and driven by the workload runner, {settings.Strategies.Warmup.TotalSeconds:0.##} s of warm-up and {settings.Strategies.Duration.TotalSeconds:0.##} s measured per run. `{SqliteSuites.Command("strategies", settings)}`").AppendLine();
