@@ -3,7 +3,7 @@ namespace KvBench.Stores;
 /// <summary>The row names, as tables print them.</summary>
 public static class StoreNames
 {
-    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a pool of read connections.</summary>
+    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a read connection per thread.</summary>
     public const string SqliteWal = "Sqlite_WAL";
 
     /// <summary>SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock (Sqlite_WAL until issue 12).</summary>

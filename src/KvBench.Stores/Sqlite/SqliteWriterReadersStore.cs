@@ -3,8 +3,8 @@ using KvBench.Core;
 namespace KvBench.Stores.Sqlite;
 
 /// <summary>
-/// <c>Sqlite_WAL</c> and <c>Sqlite_Scalar</c>: one writer connection behind a lock and a pool of read connections
-/// (WAL). Writes queue in this process, so none meets another connection's write lock of this process (another
+/// <c>Sqlite_WAL</c> and <c>Sqlite_Scalar</c>: one writer connection behind a lock and a pool of read connections, one
+/// per thread (WAL). Writes queue in this process, so none meets another connection's write lock of this process (another
 /// process's is waited for by <c>busy_timeout</c>); reads run in parallel on their own connections, and in WAL a reader
 /// never blocks the writer nor the writer a reader.
 /// </summary>
