@@ -58,7 +58,7 @@ public sealed class SqliteSuiteTests
     }
 
     [Fact]
-    public void Every_suite_measures_every_line_and_the_adr_section_names_each_command()
+    public void Every_suite_measures_every_line_and_the_adr_file_names_each_command()
     {
         using var directory = new TempDirectory();
 
@@ -69,11 +69,21 @@ public sealed class SqliteSuiteTests
         Assert.Equal(SqliteSuites.UpsertForms.Select(form => form.Label), results.Upserts.Select(run => run.Store).Distinct());
         Assert.Equal(SqliteSuites.PragmaSettings.Select(setting => setting.Label), results.Pragmas.Select(run => run.Store).Distinct());
         Assert.All(results.Strategies.Concat(results.Upserts).Concat(results.Pragmas), run => Assert.True(run.OperationsPerSecond > 0, run.Store));
-        var output = new System.Text.StringBuilder();
-        SqliteTables.WriteSection(output, results, "the test");
+        var report = new AdrReport
+        {
+            Measurements = [],
+            Machine = MachineInfo.Collect(directory.Path),
+            Settings = KvBench.Evaluation.Probes.ProbeSettings.Quick,
+            Sqlite = results,
+            Command = "the test",
+            GeneratedAt = DateTimeOffset.UtcNow,
+        };
+        string markdown = report.ToMarkdown();
+        Assert.Empty(report.Problems());
+        Assert.Contains("## SQLite: connection strategies", markdown, StringComparison.Ordinal);
         foreach (string suite in (string[])["strategies", "busy", "upsert", "pragmas"])
         {
-            Assert.Contains(SqliteSuites.Command(suite, results.Settings), output.ToString(), StringComparison.Ordinal);
+            Assert.Contains(SqliteSuites.Command(suite, results.Settings), markdown, StringComparison.Ordinal);
         }
     }
 
