@@ -7,6 +7,7 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -95,7 +96,8 @@ public static class Program
                 KvBenchCli.Locate(),
                 line => Console.WriteLine($"//   {line}"),
                 full ? new SuiteSettings() : SuiteSettings.Evaluation,
-                full ? new ImportContentionSettings() : ImportContentionSettings.Evaluation).GetAwaiter().GetResult();
+                full ? new ImportContentionSettings() : ImportContentionSettings.Evaluation,
+                full ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).GetAwaiter().GetResult();
             string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
             ChartImages charts = report.WriteAsync(file).GetAwaiter().GetResult();
             Console.WriteLine($"ADR tables: {file}");

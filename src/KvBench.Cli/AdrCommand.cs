@@ -4,6 +4,7 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
@@ -59,7 +60,8 @@ internal static class AdrCommand
                     KvBenchCli.Locate(),
                     console.WriteLine,
                     isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation,
-                    isQuick ? ImportContentionSettings.Smoke : isFull ? new ImportContentionSettings() : ImportContentionSettings.Evaluation).ConfigureAwait(false);
+                    isQuick ? ImportContentionSettings.Smoke : isFull ? new ImportContentionSettings() : ImportContentionSettings.Evaluation,
+                    isQuick ? SqliteSuiteSettings.Smoke : isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).ConfigureAwait(false);
                 file.Directory?.Create();
                 ChartImages charts = await report.WriteAsync(file.FullName).ConfigureAwait(false);
                 console.WriteLine($"Wrote {file.FullName}");

@@ -27,6 +27,7 @@ public static class KvBenchCommand
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
             ContendCommand.Create(),
+            SqliteCommands.Create(),
             WorkerCommand.Create(),
             WorkerCommand.CreateContention(),
             CrashCommands.Crash(),

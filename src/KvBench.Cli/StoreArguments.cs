@@ -123,10 +123,10 @@ internal static class StoreArguments
     {
         var option = new Option<string>("--store", "-s")
         {
-            Description = $"The store (row) to open: {string.Join(", ", StoreCatalog.Names)}. See `kvbench stores`.",
+            Description = $"The store (row) to open: {string.Join(", ", StoreCatalog.AllNames)}. See `kvbench stores`.",
             Required = true,
         };
-        option.CompletionSources.Add([.. StoreCatalog.Names]);
+        option.CompletionSources.Add([.. StoreCatalog.AllNames]);
         option.Validators.Add(static result =>
         {
             if (result.Tokens.Count > 0 && UnknownStore(result.Tokens[0].Value) is { } error)
@@ -138,11 +138,11 @@ internal static class StoreArguments
     }
 
     /// <summary>The catalog's spelling of <paramref name="name"/>, which a validator has already found (names match in any case).</summary>
-    public static string CanonicalName(string name) => StoreCatalog.Names.First(row => row.Equals(name, StringComparison.OrdinalIgnoreCase));
+    public static string CanonicalName(string name) => StoreCatalog.AllNames.First(row => row.Equals(name, StringComparison.OrdinalIgnoreCase));
 
     /// <summary>The usage error for a name no row has, or <see langword="null"/> for a known one.</summary>
     public static string? UnknownStore(string name) =>
-        StoreCatalog.Names.Contains(name, StringComparer.OrdinalIgnoreCase)
+        StoreCatalog.AllNames.Contains(name, StringComparer.OrdinalIgnoreCase)
             ? null
-            : $"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.Names)}.";
+            : $"No store is named '{name}'. Known stores: {string.Join(", ", StoreCatalog.AllNames)}.";
 }

@@ -24,7 +24,7 @@ internal static class StoresCommand
             }
 
             var table = new Table().AddColumns("Store", "Multi-process", "Max key bytes", "Max value bytes", "Ordered prefix scan", "Durability", "Grows", "Available here");
-            foreach (string name in StoreCatalog.Names)
+            foreach (string name in StoreCatalog.AllNames)
             {
                 StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(name);
                 table.AddRow(

@@ -195,6 +195,7 @@ internal static class WorkloadCommands
     internal static IEnumerable<string> Split(IEnumerable<string> values) =>
         values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
+    /// <summary>Runs <paramref name="run"/> in --work-dir, or in a new temporary folder it removes afterwards.</summary>
     internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
     {
         string scratch = parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
@@ -212,7 +213,7 @@ internal static class WorkloadCommands
     }
 
     /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    private static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
+    internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
         Report(parseResult, [table], json, results.Select(result => result.Failure));
 
     /// <summary>Prints <paramref name="tables"/>, writes <paramref name="json"/> where asked, and prints each failure on a line of its own: exit code 1 when there is any.</summary>

@@ -14,8 +14,8 @@ public static class StoreCatalog
 {
     private static readonly StoreRow[] s_rows =
     [
-        new(StoreNames.SqliteWal, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new BlobKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine, ClassifyError: SqliteStore.ClassifyError),
-        new(StoreNames.SqliteScalar, SqliteStore.Declared, static (name, options) => new SqliteStore(name, new ScalarKeySchema(), options), SqliteStore.HoldsStore, Engine: SqliteStore.Engine, ClassifyError: SqliteStore.ClassifyError),
+        Sqlite(StoreNames.SqliteWal, static (name, options) => new SqliteWriterReadersStore(name, new BlobKeySchema(), options)),
+        Sqlite(StoreNames.SqliteScalar, static (name, options) => new SqliteWriterReadersStore(name, new ScalarKeySchema(), options)),
         new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine, LmdbStore.ClassifyError),
         new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
         new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
@@ -25,11 +25,35 @@ public static class StoreCatalog
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), HoldsStore: null, Engine: MemoryStore.Engine),
     ];
 
-    /// <summary>Every row, in table order, including rows whose store cannot be had on this machine.</summary>
+    /// <summary>
+    /// Other ways of using a store of <see cref="Names"/>, each a row of its own: SQLite's connection strategies, journal
+    /// and cache. They honour the same contract (the conformance suite runs them) and fill the strategy tables; the
+    /// per-row benchmarks, probes and YCSB compare stores, not usages, and leave them out (each row there costs about a
+    /// minute of the default evaluation run).
+    /// </summary>
+    private static readonly StoreRow[] s_strategyRows =
+    [
+        Sqlite(StoreNames.SqliteOneConnection, static (name, options) => new SqliteOneConnectionStore(name, new BlobKeySchema(), options)),
+        Sqlite(StoreNames.SqlitePerThread, static (name, options) => new SqlitePerThreadStore(name, new BlobKeySchema(), options)),
+        Sqlite(StoreNames.SqliteRollback, static (name, options) => new SqliteOneConnectionStore(name, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete })),
+        Sqlite(StoreNames.SqliteSharedCache, static (name, options) => new SqlitePerThreadStore(name, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true })),
+        Sqlite(StoreNames.SqliteAdoNet, static (name, options) => new SqliteAdoNetStore(name, new BlobKeySchema(), options)),
+    ];
+
+    /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>
     public static IReadOnlyList<string> Names { get; } = [.. s_rows.Select(row => row.Name)];
 
-    /// <summary>The rows that can be opened here.</summary>
+    /// <summary>The rows of <see cref="Names"/> that can be opened here.</summary>
     public static IReadOnlyList<string> AvailableNames { get; } = [.. s_rows.Where(row => row.UnavailableReason is null).Select(row => row.Name)];
+
+    /// <summary>The strategy rows: other ways of using a store of <see cref="Names"/> (SQLite's connection strategies), opened by name like any row.</summary>
+    public static IReadOnlyList<string> StrategyNames { get; } = [.. s_strategyRows.Select(row => row.Name)];
+
+    /// <summary>The strategy rows that can be opened here.</summary>
+    public static IReadOnlyList<string> AvailableStrategyNames { get; } = [.. s_strategyRows.Where(row => row.UnavailableReason is null).Select(row => row.Name)];
+
+    /// <summary>Every name <see cref="Open"/> accepts: <see cref="Names"/>, then <see cref="StrategyNames"/>.</summary>
+    public static IReadOnlyList<string> AllNames { get; } = [.. Names, .. StrategyNames];
 
     /// <summary>Why <paramref name="name"/> cannot be opened here, or <see langword="null"/> when it can.</summary>
     public static string? UnavailableReason(string name) => Find(name).UnavailableReason;
@@ -98,9 +122,13 @@ public static class StoreCatalog
     private static StoreRow Find(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return s_rows.FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
-            ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", Names)}.", nameof(name));
+        return s_rows.Concat(s_strategyRows).FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
+            ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", AllNames)}.", nameof(name));
     }
+
+    /// <summary>A SQLite row: every one shares the capabilities, the file and the engine; <paramref name="open"/> picks its strategy.</summary>
+    private static StoreRow Sqlite(string name, Func<string, StoreOptions, IKeyValueStore> open) =>
+        new(name, SqliteStoreBase.Declared, open, SqliteStoreBase.HoldsStore, Engine: SqliteStoreBase.Engine, ClassifyError: SqliteStoreBase.ClassifyError);
 
     /// <param name="Name">The row name.</param>
     /// <param name="Declared">The adapter's claims.</param>

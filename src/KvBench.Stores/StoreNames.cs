@@ -3,8 +3,23 @@ namespace KvBench.Stores;
 /// <summary>The row names, as tables print them.</summary>
 public static class StoreNames
 {
-    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal.</summary>
+    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a read connection per thread.</summary>
     public const string SqliteWal = "Sqlite_WAL";
+
+    /// <summary>SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock (Sqlite_WAL until issue 12).</summary>
+    public const string SqliteOneConnection = "Sqlite_OneConnection";
+
+    /// <summary>SQLite as <see cref="SqliteWal"/>, one connection per thread.</summary>
+    public const string SqlitePerThread = "Sqlite_PerThread";
+
+    /// <summary>SQLite with the rollback journal (DELETE), one connection behind a lock.</summary>
+    public const string SqliteRollback = "Sqlite_Rollback";
+
+    /// <summary>SQLite in WAL, one connection per thread, all sharing one page cache.</summary>
+    public const string SqliteSharedCache = "Sqlite_SharedCache";
+
+    /// <summary>SQLite in WAL through Microsoft.Data.Sqlite as most .NET code uses it: a pooled connection opened per operation.</summary>
+    public const string SqliteAdoNet = "Sqlite_AdoNet";
 
     /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
     public const string SqliteScalar = "Sqlite_Scalar";

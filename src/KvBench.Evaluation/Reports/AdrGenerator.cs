@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -27,6 +28,7 @@ public static class AdrGenerator
     /// <param name="log">Receives one line per row as it is probed.</param>
     /// <param name="workloads">How long the YCSB, thread-sweep and scale suites run, or <see langword="null"/> to leave them out.</param>
     /// <param name="contention">How the ui-while-the-cli-imports scenario runs, or <see langword="null"/> to leave it out; it needs <paramref name="cli"/>.</param>
+    /// <param name="sqlite">How long the SQLite strategy suites run, or <see langword="null"/> to leave them out.</param>
     public static async Task<AdrReport> GenerateAsync(
         ProbeSettings settings,
         string resultsDirectory,
@@ -35,7 +37,8 @@ public static class AdrGenerator
         KvBenchCli? cli,
         Action<string>? log = null,
         SuiteSettings? workloads = null,
-        ImportContentionSettings? contention = null)
+        ImportContentionSettings? contention = null,
+        SqliteSuiteSettings? sqlite = null)
     {
         Directory.CreateDirectory(workDirectory);
         var measurements = new List<StoreMeasurement>();
@@ -79,10 +82,18 @@ public static class AdrGenerator
                 .RunAsync(StoreCatalog.AvailableNames, contention, Path.Combine(workDirectory, "contention"), log: log).ConfigureAwait(false);
         }
 
+        SqliteResults? sqliteResults = null;
+        if (sqlite is not null)
+        {
+            log?.Invoke("Running the SQLite strategies, the busy trap, the upsert forms and the pragmas...");
+            sqliteResults = SqliteSuites.All(sqlite, Path.Combine(workDirectory, "sqlite"), log);
+        }
+
         return new AdrReport
         {
             CrashRounds = crashes,
             Contention = contended,
+            Sqlite = sqliteResults,
             Ycsb = suites?.Ycsb,
             ThreadSweep = suites?.Threads,
             Scale = scale,

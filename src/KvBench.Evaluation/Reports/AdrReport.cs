@@ -6,6 +6,7 @@ using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports;
@@ -62,6 +63,9 @@ public sealed class AdrReport
     /// <summary>The ui while the cli imports, on every row that keeps its data in files, when the run measured it.</summary>
     public IReadOnlyList<ImportContentionResult>? Contention { get; init; }
 
+    /// <summary>SQLite's strategies, busy trap, upserts and pragmas, when the run measured them.</summary>
+    public SqliteResults? Sqlite { get; init; }
+
     /// <summary>The command that regenerates the file.</summary>
     public required string Command { get; init; }
 
@@ -80,6 +84,7 @@ public sealed class AdrReport
         .. (CrashRounds ?? []).Where(result => !result.Held).Select(result =>
             $"Crash rounds failed: {result.Store} at {result.Durability}: {result.Lost:N0} of {result.Acknowledged:N0} acknowledged records lost, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed"),
         .. (Contention ?? []).Select(run => run.Failure).OfType<string>().Select(failure => $"Contention failed: {failure}"),
+        .. (Sqlite?.Problems() ?? []).Select(problem => $"SQLite suite failed: {problem}"),
     ];
 
     /// <summary>Every chart the file carries, in the order its tables come: each built from the results its table is printed from.</summary>
@@ -188,6 +193,10 @@ public sealed class AdrReport
 
         WriteWorkloads(output, images);
         WriteContention(output);
+        if (Sqlite is not null)
+        {
+            SqliteTables.WriteSection(output, Sqlite, Command);
+        }
 
         IReadOnlyList<string> disagreements = [.. Measurements.SelectMany(row => row.Disagreements())];
         output.AppendLine("## Claims checked").AppendLine();

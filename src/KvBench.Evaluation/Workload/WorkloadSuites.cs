@@ -104,10 +104,16 @@ public static class WorkloadSuites
     }
 
     /// <summary>Each sweep mix at each thread count on each row.</summary>
-    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
+    /// <param name="rows">The rows.</param>
+    /// <param name="settings">Records, mixes, thread counts and run lengths.</param>
+    /// <param name="workDirectory">Where each row's directory is made and removed.</param>
+    /// <param name="log">Receives a line per run.</param>
+    /// <param name="loads">Receives load progress.</param>
+    /// <param name="options">The options a row is opened with, given its directory (a store's own options record); plain <see cref="StoreOptions"/> when left out.</param>
+    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log));
+        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log), options);
     }
 
     /// <summary>Each row loaded to each record count in turn: load rate, bytes per record, Get, Put and a 100-record scan.</summary>
@@ -166,7 +172,8 @@ public static class WorkloadSuites
         string workDirectory,
         Action<string>? log,
         IProgress<LoadStatus>? loads,
-        Func<IKeyValueStore, long, IEnumerable<WorkloadResult>> runs)
+        Func<IKeyValueStore, long, IEnumerable<WorkloadResult>> runs,
+        Func<string, StoreOptions>? options = null)
     {
         var results = new List<WorkloadResult>();
         foreach (string row in rows)
@@ -174,7 +181,7 @@ public static class WorkloadSuites
             string directory = Path.Combine(workDirectory, row);
             try
             {
-                using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory });
+                using IKeyValueStore store = StoreCatalog.Open(row, options?.Invoke(directory) ?? new StoreOptions { Directory = directory });
                 log?.Invoke($"{row}: loading {records:N0} records");
                 var recordSet = new RecordSet(WorkloadSpec.DefaultValueBytes);
                 recordSet.Load(store, records, progress: LoadStatus.Relay(loads, $"{row}: {records:N0} records", 0, records));

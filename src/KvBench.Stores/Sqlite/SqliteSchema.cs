@@ -1,10 +1,13 @@
+using Microsoft.Data.Sqlite;
+
 using SQLitePCL;
 
 namespace KvBench.Stores.Sqlite;
 
 /// <summary>
 /// How one SQLite row lays keys out in a table: its SQL and how a key becomes parameters and comes back from columns.
-/// Parameters are numbered: a key takes ?1..?K, a value ?K+1, a scan's upper bound ?K+1..?2K and its page size ?2K+1.
+/// Parameters are numbered: a key takes ?1..?K, a value ?K+1, a scan's upper bound ?K+1..?2K, and its page size the next
+/// number (<see cref="PageSizeParameter"/>), so no number is skipped: ADO.NET refuses a statement with an unnamed gap.
 /// </summary>
 internal abstract class SqliteSchema
 {
@@ -13,7 +16,11 @@ internal abstract class SqliteSchema
 
     public abstract string CreateTable { get; }
 
+    /// <summary><c>INSERT ... ON CONFLICT DO UPDATE</c>: the row is updated in place.</summary>
     public abstract string Upsert { get; }
+
+    /// <summary><c>INSERT OR REPLACE</c>: the old row is deleted and the new one inserted.</summary>
+    public abstract string InsertOrReplace { get; }
 
     public abstract string SelectValue { get; }
 
@@ -30,6 +37,22 @@ internal abstract class SqliteSchema
     public abstract void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key);
 
     public abstract byte[] ReadKey(sqlite3_stmt statement);
+
+    /// <summary>Adds <paramref name="key"/> as the ADO.NET parameters ?<paramref name="firstParameter"/> onwards.</summary>
+    public abstract void AddKey(SqliteParameterCollection parameters, int firstParameter, ReadOnlySpan<byte> key);
+
+    /// <summary>The key of the row <paramref name="reader"/> is on (its first columns).</summary>
+    public abstract byte[] ReadKey(SqliteDataReader reader);
+
+    /// <summary>The page-size parameter of <see cref="ScanRange"/> (<paramref name="bounded"/>) or <see cref="ScanFrom"/>.</summary>
+    public int PageSizeParameter(bool bounded) => (bounded ? 2 * KeyParameterCount : KeyParameterCount) + 1;
+
+    /// <summary>The upsert statement of <paramref name="form"/>.</summary>
+    public string UpsertWith(SqliteUpsert form) => form == SqliteUpsert.InsertOrReplace ? InsertOrReplace : Upsert;
+
+    /// <summary>Adds a blob parameter named as SQLite numbers it (?N), so one SQL text serves the raw and the ADO.NET paths.</summary>
+    protected static void AddBlob(SqliteParameterCollection parameters, int parameter, ReadOnlySpan<byte> blob) =>
+        parameters.Add($"?{parameter}", SqliteType.Blob).Value = blob.ToArray();
 }
 
 /// <summary><c>Sqlite_WAL</c>: one <c>WITHOUT ROWID</c> table of blob pairs; BLOBs compare with memcmp, so the primary key is the byte order.</summary>
@@ -41,19 +64,25 @@ internal sealed class BlobKeySchema : SqliteSchema
 
     public override string Upsert => "INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 
+    public override string InsertOrReplace => "INSERT OR REPLACE INTO kv (key, value) VALUES (?1, ?2)";
+
     public override string SelectValue => "SELECT value FROM kv WHERE key = ?1";
 
     public override string SelectExists => "SELECT 1 FROM kv WHERE key = ?1";
 
     public override string DeleteKey => "DELETE FROM kv WHERE key = ?1";
 
-    public override string ScanFrom => "SELECT key, value FROM kv WHERE key >= ?1 ORDER BY key LIMIT ?3";
+    public override string ScanFrom => "SELECT key, value FROM kv WHERE key >= ?1 ORDER BY key LIMIT ?2";
 
     public override string ScanRange => "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key LIMIT ?3";
 
-    public override void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key) => SqliteStore.BindBlob(statement, firstParameter, key);
+    public override void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key) => SqliteStoreBase.BindBlob(statement, firstParameter, key);
 
     public override byte[] ReadKey(sqlite3_stmt statement) => raw.sqlite3_column_blob(statement, 0).ToArray();
+
+    public override void AddKey(SqliteParameterCollection parameters, int firstParameter, ReadOnlySpan<byte> key) => AddBlob(parameters, firstParameter, key);
+
+    public override byte[] ReadKey(SqliteDataReader reader) => reader.GetFieldValue<byte[]>(0);
 }
 
 /// <summary>
@@ -71,6 +100,8 @@ internal sealed class ScalarKeySchema : SqliteSchema
     public override string Upsert =>
         "INSERT INTO kv_scalar (category, id, value) VALUES (?1, ?2, ?3) ON CONFLICT (category, id) DO UPDATE SET value = excluded.value";
 
+    public override string InsertOrReplace => "INSERT OR REPLACE INTO kv_scalar (category, id, value) VALUES (?1, ?2, ?3)";
+
     public override string SelectValue => "SELECT value FROM kv_scalar WHERE category = ?1 AND id = ?2";
 
     public override string SelectExists => "SELECT 1 FROM kv_scalar WHERE category = ?1 AND id = ?2";
@@ -78,15 +109,15 @@ internal sealed class ScalarKeySchema : SqliteSchema
     public override string DeleteKey => "DELETE FROM kv_scalar WHERE category = ?1 AND id = ?2";
 
     public override string ScanFrom =>
-        "SELECT category, id, value FROM kv_scalar WHERE (category, id) >= (?1, ?2) ORDER BY category, id LIMIT ?5";
+        "SELECT category, id, value FROM kv_scalar WHERE (category, id) >= (?1, ?2) ORDER BY category, id LIMIT ?3";
 
     public override string ScanRange =>
         "SELECT category, id, value FROM kv_scalar WHERE (category, id) >= (?1, ?2) AND (category, id) < (?3, ?4) ORDER BY category, id LIMIT ?5";
 
     public override void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key)
     {
-        SqliteStore.Check(raw.sqlite3_bind_int(statement, firstParameter, key[0]), statement);
-        SqliteStore.BindBlob(statement, firstParameter + 1, key[1..]);
+        SqliteStoreBase.Check(raw.sqlite3_bind_int(statement, firstParameter, key[0]), statement);
+        SqliteStoreBase.BindBlob(statement, firstParameter + 1, key[1..]);
     }
 
     public override byte[] ReadKey(sqlite3_stmt statement)
@@ -97,4 +128,12 @@ internal sealed class ScalarKeySchema : SqliteSchema
         id.CopyTo(key.AsSpan(1));
         return key;
     }
+
+    public override void AddKey(SqliteParameterCollection parameters, int firstParameter, ReadOnlySpan<byte> key)
+    {
+        parameters.Add($"?{firstParameter}", SqliteType.Integer).Value = (int)key[0];
+        AddBlob(parameters, firstParameter + 1, key[1..]);
+    }
+
+    public override byte[] ReadKey(SqliteDataReader reader) => [(byte)reader.GetInt32(0), .. reader.GetFieldValue<byte[]>(1)];
 }

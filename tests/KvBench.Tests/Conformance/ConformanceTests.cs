@@ -7,7 +7,8 @@ using KvBench.Stores;
 namespace KvBench.Tests.Conformance;
 
 /// <summary>
-/// The contract every row honours, run over every name in <see cref="StoreCatalog.AvailableNames"/>: a store added to
+/// The contract every row honours, run over every name in <see cref="StoreCatalog.AvailableNames"/> and
+/// <see cref="StoreCatalog.AvailableStrategyNames"/>: a store or strategy added to
 /// the catalog is tested here with no test code added.
 /// </summary>
 public sealed class ConformanceTests
@@ -16,7 +17,7 @@ public sealed class ConformanceTests
     private const int LargestWrittenBytes = 4 * 1024 * 1024;
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void Put_then_get_returns_the_same_bytes(string name)
     {
         using var directory = new TempDirectory();
@@ -35,7 +36,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void Put_overwrites_an_existing_value(string name)
     {
         using var directory = new TempDirectory();
@@ -51,7 +52,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void Delete_reports_whether_something_was_removed(string name)
     {
         using var directory = new TempDirectory();
@@ -70,7 +71,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void A_missing_key_is_absent_and_leaves_the_destination_untouched(string name)
     {
         using var directory = new TempDirectory();
@@ -85,7 +86,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void An_empty_value_is_a_value(string name)
     {
         using var directory = new TempDirectory();
@@ -101,7 +102,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void Keys_and_values_may_hold_any_byte(string name)
     {
         using var directory = new TempDirectory();
@@ -123,7 +124,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanPrefix_returns_matches_in_ascending_unsigned_byte_order(string name)
     {
         using var directory = new TempDirectory();
@@ -140,7 +141,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanPrefix_pages_through_more_entries_than_fit_in_one_read(string name)
     {
         using var directory = new TempDirectory();
@@ -156,7 +157,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_returns_keys_at_or_after_the_start_in_ascending_unsigned_byte_order(string name)
     {
         using var directory = new TempDirectory();
@@ -176,7 +177,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_returns_at_most_limit_entries(string name)
     {
         using var directory = new TempDirectory();
@@ -198,7 +199,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_with_a_negative_limit_throws_ArgumentOutOfRangeException(string name)
     {
         using var directory = new TempDirectory();
@@ -210,7 +211,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_pages_through_more_entries_than_fit_in_one_read(string name)
     {
         using var directory = new TempDirectory();
@@ -226,7 +227,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_a_start_key_longer_than_the_declared_key_limit_returns_the_keys_after_it(string name)
     {
         using var directory = new TempDirectory();
@@ -247,7 +248,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void ScanFrom_agrees_with_a_sorted_full_scan_from_random_starts(string name)
     {
         using var directory = new TempDirectory();
@@ -288,7 +289,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void PutMany_writes_every_item(string name)
     {
         using var directory = new TempDirectory();
@@ -302,7 +303,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void PutMany_with_one_bad_item_writes_nothing(string name)
     {
         using var directory = new TempDirectory();
@@ -317,7 +318,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void A_value_of_several_mebibytes_round_trips(string name)
     {
         using var directory = new TempDirectory();
@@ -332,7 +333,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void A_key_at_the_declared_limit_works_and_one_byte_more_is_refused_naming_the_limit(string name)
     {
         using var directory = new TempDirectory();
@@ -357,7 +358,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void A_value_one_byte_over_the_declared_limit_is_refused_naming_the_limit(string name)
     {
         using var directory = new TempDirectory();
@@ -372,7 +373,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void An_empty_key_is_refused(string name)
     {
         using var directory = new TempDirectory();
@@ -387,7 +388,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public void Every_call_after_dispose_throws_ObjectDisposedException(string name)
     {
         using var directory = new TempDirectory();
@@ -409,7 +410,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.OfferedTiers), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.OfferedTiersWithStrategies), MemberType = typeof(Rows))]
     public void Flushed_writes_survive_dispose_and_reopen(string name, Durability durability)
     {
         using var directory = new TempDirectory();
@@ -449,7 +450,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.PersistentWithStrategies), MemberType = typeof(Rows))]
     public void Opening_a_missing_store_to_read_gives_the_typed_error_and_creates_nothing(string name)
     {
         using var directory = new TempDirectory();
@@ -469,7 +470,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.PersistentWithStrategies), MemberType = typeof(Rows))]
     public void A_store_opened_read_only_reads_and_refuses_writes(string name)
     {
         using var directory = new TempDirectory();
@@ -488,7 +489,7 @@ public sealed class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
+    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
     public async Task Eight_threads_writing_and_reading_at_once_lose_nothing(string name)
     {
         const int Threads = 8;
