@@ -10,12 +10,11 @@ public class KeyValueStoreException : Exception
     }
 }
 
-/// <summary>Another process holds the store, so this process cannot open it the way it asked.</summary>
-public sealed class StoreLockedException : KeyValueStoreException
+/// <summary>An error about one store in one directory: which row, and where.</summary>
+public abstract class StoreDirectoryException : KeyValueStoreException
 {
-    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>.</summary>
-    public StoreLockedException(string storeName, string directory, Exception? innerException = null)
-        : base($"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.", innerException)
+    private protected StoreDirectoryException(string message, string storeName, string directory, Exception? innerException)
+        : base(message, innerException)
     {
         StoreName = storeName;
         Directory = directory;
@@ -28,25 +27,27 @@ public sealed class StoreLockedException : KeyValueStoreException
     public string Directory { get; }
 }
 
+/// <summary>Another process holds the store, so this process cannot open it the way it asked.</summary>
+public sealed class StoreLockedException : StoreDirectoryException
+{
+    /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>.</summary>
+    public StoreLockedException(string storeName, string directory, Exception? innerException = null)
+        : base($"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.", storeName, directory, innerException)
+    {
+    }
+}
+
 /// <summary>
 /// A read-only or secondary open found no store of that kind in the directory. Nothing was created: an open that was
 /// asked only to read leaves the file system as it found it.
 /// </summary>
-public sealed class StoreNotFoundException : KeyValueStoreException
+public sealed class StoreNotFoundException : StoreDirectoryException
 {
     /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, opened as <paramref name="access"/>.</summary>
     public StoreNotFoundException(string storeName, string directory, StoreAccess access)
-        : base($"No {storeName} store at '{directory}' to open {access}; nothing was created there.")
+        : base($"No {storeName} store at '{directory}' to open {access}; nothing was created there.", storeName, directory, innerException: null)
     {
-        StoreName = storeName;
-        Directory = directory;
     }
-
-    /// <summary>The row name of the store.</summary>
-    public string StoreName { get; }
-
-    /// <summary>The directory that holds no such store.</summary>
-    public string Directory { get; }
 }
 
 /// <summary>
@@ -54,21 +55,13 @@ public sealed class StoreNotFoundException : KeyValueStoreException
 /// not a page, a file that is not its format). Nothing was written by the call that failed; what else can still be read
 /// depends on the engine and on where the damage is.
 /// </summary>
-public sealed class StoreDamagedException : KeyValueStoreException
+public sealed class StoreDamagedException : StoreDirectoryException
 {
     /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, with the engine's own error.</summary>
     public StoreDamagedException(string storeName, string directory, Exception innerException)
-        : base($"{storeName} at '{directory}' is damaged: {innerException?.Message}", innerException)
+        : base($"{storeName} at '{directory}' is damaged: {innerException?.Message}", storeName, directory, innerException)
     {
-        StoreName = storeName;
-        Directory = directory;
     }
-
-    /// <summary>The row name of the store.</summary>
-    public string StoreName { get; }
-
-    /// <summary>The store's directory.</summary>
-    public string Directory { get; }
 }
 
 /// <summary>
@@ -76,21 +69,13 @@ public sealed class StoreDamagedException : KeyValueStoreException
 /// acknowledged before it is kept, and the store accepts writes again once space is freed (RocksDB after it is reopened:
 /// a failed write stops its writes until then).
 /// </summary>
-public sealed class StoreFullException : KeyValueStoreException
+public sealed class StoreFullException : StoreDirectoryException
 {
     /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, with the engine's own error.</summary>
     public StoreFullException(string storeName, string directory, Exception innerException)
-        : base($"{storeName} at '{directory}' is out of disk space; the write was not stored: {innerException?.Message}", innerException)
+        : base($"{storeName} at '{directory}' is out of disk space; the write was not stored: {innerException?.Message}", storeName, directory, innerException)
     {
-        StoreName = storeName;
-        Directory = directory;
     }
-
-    /// <summary>The row name of the store.</summary>
-    public string StoreName { get; }
-
-    /// <summary>The store's directory.</summary>
-    public string Directory { get; }
 }
 
 /// <summary>A write was attempted on a store opened read-only or as a secondary.</summary>

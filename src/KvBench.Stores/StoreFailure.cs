@@ -45,7 +45,7 @@ internal static class StoreFailures
     /// </summary>
     public static StoreFailure? Common(Exception error) => error switch
     {
-        StoreDamagedException or StoreFullException or StoreLockedException or StoreNotFoundException or StoreReadOnlyException
+        StoreDirectoryException or StoreReadOnlyException
             or StoreUnavailableException or DurabilityNotOfferedException => StoreFailure.NotEngine,
         ArgumentException or ObjectDisposedException or OperationCanceledException or NotSupportedException => StoreFailure.NotEngine,
         IOException io when IsNoSpace(io) => StoreFailure.Full,

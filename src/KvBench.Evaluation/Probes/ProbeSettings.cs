@@ -36,7 +36,7 @@ public sealed record ProbeSettings
     /// Crash rounds per row and tier for the durability table (a writer killed with SIGKILL, the store reopened);
     /// <c>KVBENCH_CRASH_ROUNDS</c> overrides it.
     /// </summary>
-    public int CrashRounds { get; init; } = 5;
+    public int CrashRounds { get; init; } = 3;
 
     /// <summary>The settings behind <c>kvbench adr</c> and the benchmark run's ADR file.</summary>
     public static ProbeSettings Default { get; } = new();

@@ -35,9 +35,10 @@ public sealed record SuiteSettings
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
-    /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 21 runs per row (15 of the sweep, 6 of
-    /// YCSB) on one load of 100,000 records, about three minutes for seven rows; then 6 runs of the scale sweep per row
-    /// at 1,000 and 10,000 records. Up to 100,000 took 3 min 56 s for seven rows on 2026-11-22 on a loaded machine, most
+    /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 15 runs per row (9 of the sweep at 1, 4
+    /// and 16 threads, 6 of YCSB) on one load of 100,000 records; then 6 runs of the scale sweep per row at 1,000 and
+    /// 10,000 records. With the sweep at 1, 2, 4, 8 and 16 threads the whole evaluation took 15 min 19 s on 2026-11-22
+    /// here, over its 15 minutes; <c>--full</c> and <c>kvbench sweep threads</c> run every thread count. Up to 100,000 took 3 min 56 s for seven rows on 2026-11-22 on a loaded machine, most
     /// of it FileSystem creating 100,000 files, which the 15-minute evaluation cannot afford: <c>--full</c> and
     /// <c>kvbench sweep scale</c> go to a million. A screen, not a verdict; <c>kvbench ycsb</c> and <c>kvbench sweep</c>
     /// run 5 s each.
@@ -45,6 +46,7 @@ public sealed record SuiteSettings
     public static SuiteSettings Evaluation { get; } = new()
     {
         ScaleRecords = [1_000, 10_000],
+        SweepThreads = [1, 4, 16],
         Warmup = TimeSpan.FromMilliseconds(300),
         Duration = TimeSpan.FromMilliseconds(700),
     };
