@@ -23,7 +23,7 @@ internal sealed class FreeSpaceReserve
     private readonly string _directory;
     private readonly long _reserveBytes;
     private readonly string _reason;
-    private long _estimatedFreeBytes = long.MinValue;
+    private long _estimatedFreeBytes;
     private long _nextReadingAt;
 
     /// <param name="storeName">The row name, for the error.</param>

@@ -256,7 +256,7 @@ internal abstract class StoreAdapter : IKeyValueStore
     /// The default passes .NET I/O errors on as failures of the store and anything else unchanged.
     /// </summary>
     protected virtual StoreFailure ClassifyEngineError(Exception error) =>
-        error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine;
+        StoreFailures.DotNetIo(error);
 
     /// <summary>
     /// Refuses writes (and a writer's <c>Flush</c>) with <see cref="StoreFullException"/> while the store's file system

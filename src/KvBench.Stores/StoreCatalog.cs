@@ -115,7 +115,7 @@ public static class StoreCatalog
     {
         StoreFailure failure = StoreFailures.Common(error)
             ?? row.ClassifyError?.Invoke(error)
-            ?? (error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine);
+            ?? StoreFailures.DotNetIo(error);
         return StoreFailures.Translate(row.Name, Path.GetFullPath(options.Directory), failure, error);
     }
 

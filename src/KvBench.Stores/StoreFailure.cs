@@ -52,6 +52,10 @@ internal static class StoreFailures
         _ => null,
     };
 
+    /// <summary>What an error means from an engine with no classifier of its own: .NET's I/O errors are failures of the store, anything else is passed on.</summary>
+    public static StoreFailure DotNetIo(Exception error) =>
+        error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine;
+
     /// <summary>
     /// Whether <paramref name="error"/> is the operating system saying the disk is full: the errno .NET passes on as the
     /// HResult of most I/O errors, or the text of the ones it words itself (a file created with a preallocation size).
