@@ -22,11 +22,11 @@ internal sealed class RatioColumn : IColumn
 
     public int PriorityInCategory => 0;
 
-    public bool IsNumeric => true;
+    public bool IsNumeric => false;
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    public string Legend => $"Median ÷ median of the reference row in this run: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
+    public string Legend => $"Median ÷ median of the reference row in this run, with its {RatioInterval.Confidence:0%} bootstrap confidence interval: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
 
@@ -44,7 +44,7 @@ internal sealed class RatioColumn : IColumn
 
         RowRatio? ratio = PointRatios.Compute(SummaryResults.From(summary))
             .FirstOrDefault(ratio => ratio.Row == result.Row && ratio.Method == result.Method && ratio.ValueBytes == result.ValueBytes);
-        return ratio is null ? "-" : ratio.Value.ToString("0.00", style.CultureInfo);
+        return ratio is null ? "-" : ratio.Formatted;
     }
 
     public bool IsAvailable(Summary summary) => SummaryResults.From(summary).Any(result => RowVariants.Parse(result.Row).Kind != RowVariantKind.Adapter);

@@ -22,6 +22,6 @@ internal static class SummaryResults
         }
 
         long? allocated = report.GcStats.GetBytesAllocatedPerOperation(benchmarkCase);
-        return new PointResult(benchmarkCase.Descriptor.WorkloadMethod.Name, row, valueBytes, statistics.Mean, statistics.Median, allocated);
+        return new PointResult(benchmarkCase.Descriptor.WorkloadMethod.Name, row, valueBytes, statistics.Mean, statistics.Median, allocated, statistics.OriginalValues);
     }
 }

@@ -23,22 +23,22 @@ public static class PointOperationReport
 
         var markdown = new StringBuilder();
         markdown.AppendLine("## Cost of the abstraction: adapter ÷ raw driver").AppendLine();
-        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of the adapter row divided by the median of the same operations written directly against the store's package, in the same run. Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey.").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of the adapter row divided by the median of the same operations written directly against the store's package, in the same run, with its {RatioInterval.Confidence:0%} confidence interval in brackets (a bootstrap over both rows' iterations). Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Adapter, list);
         markdown.AppendLine().AppendLine("## Cost of the usage: naive ÷ tuned").AppendLine();
-        markdown.AppendLine("Median of a common naive usage divided by the median of the tuned adapter, in the same run.").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of a common naive usage divided by the median of the tuned adapter, in the same run, with its {RatioInterval.Confidence:0%} confidence interval.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
 
         IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list);
-        List<TargetCheck> unmet = [.. checks.Where(check => !check.Met)];
+        List<TargetCheck> unmet = [.. checks.Where(check => !check.Met).OrderBy(check => check.Verdict)];
         markdown.AppendLine().AppendLine("## Goals").AppendLine();
-        markdown.AppendLine(CultureInfo.InvariantCulture, $"{checks.Count - unmet.Count} of {checks.Count} met.");
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"{checks.Count} goals: {Count(checks, GoalVerdict.Met)} met, {Count(checks, GoalVerdict.Missed)} missed, {Count(checks, GoalVerdict.Inconclusive)} inconclusive.");
         if (unmet.Count > 0)
         {
-            markdown.AppendLine().AppendLine("| Row | Method | Value bytes | Goal | Measured |").AppendLine("|---|---|---:|---|---:|");
+            markdown.AppendLine().AppendLine("| Row | Method | Value bytes | Goal | Measured | Verdict |").AppendLine("|---|---|---:|---|---:|---|");
             foreach (TargetCheck check in unmet)
             {
-                markdown.AppendLine(CultureInfo.InvariantCulture, $"| {check.Row} | {check.Method} | {check.ValueBytes} | {check.Goal} | {check.Measured} |");
+                markdown.AppendLine(CultureInfo.InvariantCulture, $"| {check.Row} | {check.Method} | {check.ValueBytes} | {check.Goal} | {check.Measured} | {check.Verdict.ToString().ToLowerInvariant()} |");
             }
         }
 
@@ -65,12 +65,14 @@ public static class PointOperationReport
             foreach ((string method, int valueBytes) in columns)
             {
                 RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes);
-                markdown.Append(ratio is null ? " not measured |" : string.Create(CultureInfo.InvariantCulture, $" {ratio.Value:0.00} |"));
+                markdown.Append(ratio is null ? " not measured |" : $" {ratio.Formatted} |");
             }
 
             markdown.AppendLine();
         }
     }
+
+    private static int Count(IEnumerable<TargetCheck> checks, GoalVerdict verdict) => checks.Count(check => check.Verdict == verdict);
 
     private static int IndexOf(string method)
     {

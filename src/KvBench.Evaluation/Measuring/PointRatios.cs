@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>One row's median divided by its reference row's median, for one method and value size, from one run.</summary>
@@ -6,9 +8,19 @@ namespace KvBench.Evaluation.Measuring;
 /// <param name="Row">The row measured.</param>
 /// <param name="Reference">What it is divided by (<see cref="RowVariants.ReferenceOf"/>).</param>
 /// <param name="Value">The ratio: above 1 means the row is slower than its reference.</param>
-public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value);
+/// <param name="Interval">
+/// The ratio's <see cref="RatioInterval.Confidence"/> confidence interval over both rows' iterations, or
+/// <see langword="null"/> when the run kept too few iterations to resample.
+/// </param>
+public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null)
+{
+    /// <summary>The ratio with its interval, as the tables print it: "1.04 (0.98–1.09)".</summary>
+    public string Formatted => Interval is { } interval
+        ? string.Create(CultureInfo.InvariantCulture, $"{Value:0.00} ({interval.Low:0.00}–{interval.High:0.00})")
+        : string.Create(CultureInfo.InvariantCulture, $"{Value:0.00}");
+}
 
-/// <summary>Ratios of medians between rows of one run: adapter ÷ raw driver, naive ÷ tuned adapter.</summary>
+/// <summary>Ratios of medians between rows of one run, with their confidence intervals: adapter ÷ raw driver, naive ÷ tuned adapter.</summary>
 public static class PointRatios
 {
     /// <summary>Every ratio whose row and reference were both measured, in the order of <paramref name="results"/>.</summary>
@@ -26,7 +38,13 @@ public static class PointRatios
                 && byCase.TryGetValue((result.Method, reference, result.ValueBytes), out PointResult? baseline)
                 && baseline.MedianNanoseconds > 0)
             {
-                ratios.Add(new(result.Method, result.ValueBytes, result.Row, reference, result.MedianNanoseconds / baseline.MedianNanoseconds));
+                ratios.Add(new(
+                    result.Method,
+                    result.ValueBytes,
+                    result.Row,
+                    reference,
+                    result.MedianNanoseconds / baseline.MedianNanoseconds,
+                    RatioInterval.Of(result.IterationNanoseconds ?? [], baseline.IterationNanoseconds ?? [])));
             }
         }
 

@@ -8,4 +8,15 @@ namespace KvBench.Evaluation.Measuring;
 /// <param name="MedianNanoseconds">The median over iterations of the time of one operation: what ratios divide, since
 /// an iteration slowed by another process on a shared machine moves the mean of a few iterations but not the median.</param>
 /// <param name="AllocatedBytes">Bytes allocated per operation, or <see langword="null"/> when not measured.</param>
-public sealed record PointResult(string Method, string Row, int ValueBytes, double MeanNanoseconds, double MedianNanoseconds, long? AllocatedBytes);
+/// <param name="IterationNanoseconds">
+/// The time of one operation in each measured iteration, which the ratios' confidence intervals resample
+/// (<see cref="RatioInterval"/>); empty when the run kept none.
+/// </param>
+public sealed record PointResult(
+    string Method,
+    string Row,
+    int ValueBytes,
+    double MeanNanoseconds,
+    double MedianNanoseconds,
+    long? AllocatedBytes,
+    IReadOnlyList<double>? IterationNanoseconds = null);

@@ -53,7 +53,40 @@ public sealed class PointOperationReportTests
 
         Assert.Contains("| Sqlite_WAL | Sqlite_WAL_raw | 1.05 |", markdown);
         Assert.Contains("| Sqlite_WAL_naive | Sqlite_WAL |", markdown);
-        Assert.Contains("| Sqlite_WAL | Get | 128 | adapter ÷ raw ≤ 1.10 | 1.30 |", markdown);
-        Assert.Contains("4 of 6 met.", markdown);
+        Assert.Contains("| Sqlite_WAL | Get | 128 | adapter ÷ raw ≤ 1.10 | 1.30 | missed |", markdown);
+        Assert.Contains("6 goals: 4 met, 2 missed, 0 inconclusive.", markdown);
+    }
+
+    [Fact]
+    public void A_ratio_is_met_missed_or_inconclusive_from_its_interval_not_its_median()
+    {
+        // Same medians (1.05 and 1.20 over the raw's 1,000 ns), different spreads: only the tight rows get a verdict.
+        double[] raw = [990, 995, 1_000, 1_000, 1_000, 1_000, 1_000, 1_005, 1_010, 1_000];
+        double[] tightUnder = [.. raw.Select(value => value * 1.05)];
+        double[] tightOver = [.. raw.Select(value => value * 1.20)];
+        double[] wide = [700, 800, 900, 1_000, 1_050, 1_050, 1_100, 1_300, 1_500, 1_600];
+        PointResult[] results =
+        [
+            Result("Memory_raw", raw), Result("Memory", tightUnder),
+            Result("FASTER_raw", raw), Result("FASTER", tightOver),
+            Result("LMDB_raw", raw), Result("LMDB", wide),
+        ];
+
+        Dictionary<string, GoalVerdict> verdicts = PointOperationTargets.Check(results)
+            .Where(check => check.Goal.StartsWith("adapter", StringComparison.Ordinal))
+            .ToDictionary(check => check.Row, check => check.Verdict);
+
+        Assert.Equal(GoalVerdict.Met, verdicts["Memory"]);
+        Assert.Equal(GoalVerdict.Missed, verdicts["FASTER"]);
+        Assert.Equal(GoalVerdict.Inconclusive, verdicts["LMDB"]);
+        RowRatio lmdb = PointRatios.Compute(results).Single(ratio => ratio.Row == "LMDB");
+        Assert.True(lmdb.Interval is { } interval && interval.Low < 1.05 && interval.High > 1.10, lmdb.Formatted);
+        Assert.Equal(PointRatios.Compute(results), PointRatios.Compute(results)); // a fixed seed: the same iterations, the same interval
+
+        static PointResult Result(string row, double[] iterations)
+        {
+            double median = RatioInterval.Median([.. iterations.Order()]);
+            return new(PointMethods.Get, row, 128, iterations.Average(), median, 0, iterations);
+        }
     }
 }
