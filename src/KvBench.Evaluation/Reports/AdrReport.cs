@@ -13,7 +13,7 @@ namespace KvBench.Evaluation.Reports;
 
 /// <summary>
 /// The markdown an ADR author pastes into a decision record: the "Considered Options" table of
-/// seeds/003 with every cell measured, the operation table from the latest benchmark run, the machine, and the command
+/// the NexusMods decision record "Use SqlLite as a datastore" with every cell measured, the operation table from the latest benchmark run, the machine, and the command
 /// that regenerates it all.
 /// </summary>
 public sealed class AdrReport

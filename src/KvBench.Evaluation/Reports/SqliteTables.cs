@@ -27,7 +27,7 @@ public static class SqliteTables
         WorkloadTables.Threads(results.Strategies).WriteTo(output);
 
         output.AppendLine("### The SQLITE_BUSY trap").AppendLine();
-        output.AppendLine(s_numbers, $"{settings.BusyTrap.Writers} asynchronous writers, {settings.BusyTrap.Writes:N0} writes, each reading a record, awaiting, then writing its next version. The naive pool is several connections with deferred transactions and no busy handling (seeds/000); the pool of one is that seed's fix; the rows take the same load through `IKeyValueStore`. `{SqliteSuites.Command("busy", settings)}`").AppendLine();
+        output.AppendLine(s_numbers, $"{settings.BusyTrap.Writers} asynchronous writers, {settings.BusyTrap.Writes:N0} writes, each reading a record, awaiting, then writing its next version. The naive pool is several connections with deferred transactions and no busy handling (the MineSaga write-up comparing SQLite with MySQL); the pool of one is that write-up's fix; the rows take the same load through `IKeyValueStore`. `{SqliteSuites.Command("busy", settings)}`").AppendLine();
         BusyTrap(results.BusyTrap).WriteTo(output);
 
         output.AppendLine("### Upsert forms").AppendLine();

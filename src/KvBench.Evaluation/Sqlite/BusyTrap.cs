@@ -64,7 +64,7 @@ public sealed record BusyTrapResult(
 }
 
 /// <summary>
-/// The SQLITE_BUSY trap of seeds/000, reproduced: many asynchronous writers, each reading a record and then writing its
+/// The SQLITE_BUSY trap of the MineSaga write-up comparing SQLite with MySQL, reproduced: many asynchronous writers, each reading a record and then writing its
 /// next version, through the naive pool (<see cref="SqliteNaiveConnectionPool"/>: several connections, deferred
 /// transactions, no busy handling) and through rows of the catalog under the same load (Get, the writer's await, Put).
 /// </summary>

@@ -96,7 +96,7 @@ public static class SqliteSuites
         new("INSERT OR REPLACE", directory => new SqliteStoreOptions { Directory = directory, Upsert = SqliteUpsert.InsertOrReplace }),
     ];
 
-    /// <summary>SQLite's defaults, then the cache and memory map seeds/001 suggests (64 MB cache, 256 MB map), alone and together.</summary>
+    /// <summary>SQLite's defaults, then the cache and memory map that "Phase 4: Database Benchmark Results - HSQLDB vs SQLite" suggests (64 MB cache, 256 MB map), alone and together.</summary>
     public static IReadOnlyList<SqliteVariant> PragmaSettings { get; } =
     [
         Defaults,

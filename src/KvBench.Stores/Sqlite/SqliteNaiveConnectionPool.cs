@@ -7,7 +7,7 @@ using SQLitePCL;
 namespace KvBench.Stores.Sqlite;
 
 /// <summary>
-/// The SQLITE_BUSY trap of seeds/000, on purpose: a pool of several connections to a <c>Sqlite_WAL</c> store with no
+/// The SQLITE_BUSY trap of the MineSaga write-up comparing SQLite with MySQL, on purpose: a pool of several connections to a <c>Sqlite_WAL</c> store with no
 /// busy handling (SQLite's default <c>busy_timeout</c> of 0), each write a deferred transaction that reads the key,
 /// lets the caller's async code run, then writes. Two connections that read and then both try to write cannot both
 /// win, and with nothing waiting the loser's SQLITE_BUSY reaches the caller, whose write is lost unless it retries.

@@ -4,7 +4,7 @@ namespace KvBench.Stores.Sqlite;
 
 /// <summary>
 /// A connection per thread, no lock of KvBench's: <c>Sqlite_PerThread</c> (WAL) and <c>Sqlite_SharedCache</c> (the same
-/// connections sharing one page cache, <c>SQLITE_OPEN_SHAREDCACHE</c>), as seeds/004 measured them.
+/// connections sharing one page cache, <c>SQLITE_OPEN_SHAREDCACHE</c>), as the 2012 write-up "SQLite Performance" measured them.
 /// </summary>
 /// <remarks>
 /// Reads run in parallel. Writers meet inside SQLite: a write that finds another connection's write lock waits in
