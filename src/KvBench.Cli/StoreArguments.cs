@@ -125,6 +125,9 @@ internal static class StoreArguments
         {
             Description = $"The store (row) to open: {string.Join(", ", StoreCatalog.AllNames)}. See `kvbench stores`.",
             Required = true,
+            // Without a name of its own, help would print every row as the option's value (<FASTER|FileSystem|...>), about
+            // 200 columns wide, which wraps every line of the help; the rows stay in the description and in completion.
+            HelpName = "row",
         };
         option.CompletionSources.Add([.. StoreCatalog.AllNames]);
         option.Validators.Add(static result =>
