@@ -57,6 +57,15 @@ internal sealed partial class FileSystemStore : StoreAdapter
         Durability = DurabilityTiers.All,
     };
 
+    /// <summary>
+    /// The row deletes with unlink(2) (which says whether a file was there, atomically) and makes a rename durable by
+    /// fsyncing its directory, opened with Linux's O_DIRECTORY value and errno numbers: elsewhere it says so rather than
+    /// run with the wrong flags.
+    /// </summary>
+    internal static string? CheckAvailability() => OperatingSystem.IsLinux()
+        ? null
+        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not ported to {System.Runtime.InteropServices.RuntimeInformation.OSDescription}.";
+
     internal static string Engine() => $"System.IO on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}";
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
