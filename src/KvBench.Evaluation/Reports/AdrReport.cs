@@ -177,6 +177,13 @@ public sealed class AdrReport
             WriteCharts(output, AdrCharts.PointOperations(PointOperations), images, "Mean time per call of every catalog row (raw baselines and naive usages are in the ratio tables below). The charts show time, not operations per second: in time, the in-memory rows (FASTER holds writes in memory until Flush; Memory is the floor, not a candidate) are the short bars they are, where in operations per second they would flatten every store that writes to a file.");
         }
 
+        if (PointOperations is not null)
+        {
+            output.AppendLine("### Beside the NexusMods record").AppendLine();
+            output.AppendLine(s_numbers, $"The decision record \"Use SqlLite as a datastore\" (NexusMods) published the table this one follows, measured on its authors' machine: its means and allocations are quoted here as published, beside this run's at {PublishedPointOperations.ValueBytes}-byte values and Buffered durability. A ratio far from 1 is a different machine, package version or usage, or (for LMDB's Put) a different durability.").AppendLine();
+            PublishedPointOperations.Table(PointOperations).WriteTo(output);
+        }
+
         if (Ratios is not null)
         {
             output.AppendLine("### What the abstraction and the usage cost").AppendLine();
