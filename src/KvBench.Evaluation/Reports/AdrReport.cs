@@ -311,7 +311,8 @@ public sealed class AdrReport
         // The scale sweep's own paragraph says how it loads; this one describes the suites on one load.
         if (sample is not null)
         {
-            output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at Buffered durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On a two-core machine, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
+            output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at Buffered durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On {Machine.LogicalCores} logical cores, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
+            output.AppendLine(s_numbers, $"CPU/op is the process's CPU time (user and system, every thread, the runtime's and the runner's own work included: the same runner for every row) over the measured window, divided by the operations completed in it; syscalls/op counts the system calls of the run's threads with the kernel's own counter (perf_event_open on the raw_syscalls:sys_enter tracepoint: an increment per call, not a tracer){(WorkloadTables.SystemCallsUnmeasured([.. Ycsb ?? [], .. ThreadSweep ?? [], .. ScaleRuns]) is { } unmeasured ? $"; here system calls were {unmeasured}" : string.Empty)}. This machine has {Machine.LogicalCores} logical cores.").AppendLine();
         }
 
         if (Ycsb is { Count: > 0 })
@@ -328,6 +329,7 @@ public sealed class AdrReport
             output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
             WorkloadTables.Threads(ThreadSweep).WriteTo(output);
             WriteCharts(output, AdrCharts.Threads(ThreadSweep), images, "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
+            WorkloadTables.WriteThreadCosts(output, ThreadSweep);
         }
 
         if (Scale is { Count: > 0 })

@@ -25,6 +25,7 @@ public static class SqliteTables
         output.AppendLine("### Strategies × threads").AppendLine();
         output.AppendLine(s_numbers, $"Every SQLite strategy row loaded with {settings.Strategies.Records:N0} records and driven by the workload runner, {settings.Strategies.Warmup.TotalSeconds:0.##} s of warm-up and {settings.Strategies.Duration.TotalSeconds:0.##} s measured per run. `{SqliteSuites.Command("strategies", settings)}`").AppendLine();
         WorkloadTables.Threads(results.Strategies).WriteTo(output);
+        WorkloadTables.WriteThreadCosts(output, results.Strategies);
 
         output.AppendLine("### The SQLITE_BUSY trap").AppendLine();
         output.AppendLine(s_numbers, $"{settings.BusyTrap.Writers} asynchronous writers, {settings.BusyTrap.Writes:N0} writes, each reading a record, awaiting, then writing its next version. The naive pool is several connections with deferred transactions and no busy handling (the MineSaga write-up comparing SQLite with MySQL); the pool of one is that write-up's fix; the rows take the same load through `IKeyValueStore`. `{SqliteSuites.Command("busy", settings)}`").AppendLine();

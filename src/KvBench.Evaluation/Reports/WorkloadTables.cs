@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
@@ -14,7 +15,7 @@ public static class WorkloadTables
     /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong reads.</summary>
     public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results)
     {
-        var table = new MarkdownTable("Row", "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "Wrong reads", "Errors");
+        var table = new MarkdownTable("Row", "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "run CPU/op", "run syscalls/op", "Wrong reads", "Errors");
         foreach (WorkloadResult result in results)
         {
             foreach (OperationResult operation in result.Operations)
@@ -30,6 +31,8 @@ public static class WorkloadTables
                     Latency(operation.Latency.P99),
                     Latency(operation.Latency.P999),
                     Latency(operation.Latency.Max),
+                    CpuPerOperation(result),
+                    SystemCallsPerOperation(result),
                     result.WrongReads.ToString("N0", s_numbers),
                     result.Errors.ToString("N0", s_numbers));
             }
@@ -60,10 +63,95 @@ public static class WorkloadTables
         return table;
     }
 
+    /// <summary>
+    /// What each operation of the thread sweep cost the process, one line per row, mix and thread count: the rate, CPU
+    /// time per operation (user and system; every thread of the process), of it in the kernel, system calls per
+    /// operation (the run's threads, counted by the kernel) and how many of the machine's cores the process kept busy.
+    /// </summary>
+    public static MarkdownTable ThreadCosts(IEnumerable<WorkloadResult> results)
+    {
+        var table = new MarkdownTable("Row", "Mix", "Threads", "ops/s", "CPU/op", "of it system", "syscalls/op", "cores busy");
+        // In the order the rows and mixes first appear (the catalog's), each one's thread counts ascending.
+        foreach (WorkloadResult result in results.GroupBy(result => (result.Store, result.Workload.Name)).SelectMany(group => group.OrderBy(result => result.Settings.Threads)))
+        {
+            table.Add(
+                result.Store,
+                result.Workload.Name,
+                result.Settings.Threads.ToString(s_numbers),
+                Rate(result.OperationsPerSecond),
+                CpuPerOperation(result),
+                result.Cost is { } cost ? Latency(cost.SystemMicrosecondsPerOperation(result.OperationsPerSecond) * 1_000) : "-",
+                SystemCallsPerOperation(result),
+                result.Cost is { } busy ? string.Create(s_numbers, $"{busy.CoresBusy:0.00} of {busy.Cores}") : "-");
+        }
+
+        return table;
+    }
+
+    /// <summary>
+    /// One sentence per row and mix whose rate grew faster than the cores it could use (at T threads on C cores, more
+    /// than min(T, C) times its one-thread rate), naming what each operation cost at both ends, so no such figure stands
+    /// unexplained; empty when none did.
+    /// </summary>
+    public static IReadOnlyList<string> FasterThanCores(IEnumerable<WorkloadResult> results)
+    {
+        List<string> lines = [];
+        foreach (IGrouping<(string Store, string Mix), WorkloadResult> group in results.GroupBy(result => (result.Store, result.Workload.Name)))
+        {
+            WorkloadResult? one = group.FirstOrDefault(result => result.Settings.Threads == 1);
+            if (one is not { OperationsPerSecond: > 0, Cost: { } oneCost })
+            {
+                continue;
+            }
+
+            foreach (WorkloadResult many in group.Where(result => result.Settings.Threads > 1 && result.Cost is not null).OrderBy(result => result.Settings.Threads))
+            {
+                int usable = Math.Min(many.Settings.Threads, oneCost.Cores);
+                double growth = many.OperationsPerSecond / one.OperationsPerSecond;
+                if (growth <= usable)
+                {
+                    continue;
+                }
+
+                lines.Add(string.Create(s_numbers, $"{group.Key.Store} ({group.Key.Mix}) ran {growth:0.0}x its one-thread rate at {many.Settings.Threads} threads on {oneCost.Cores} cores, where more threads can give at most {usable}x: each operation cost less work, CPU {CpuPerOperation(one)} → {CpuPerOperation(many)} per operation and {SystemCallsPerOperation(one)} → {SystemCallsPerOperation(many)} system calls ({oneCost.CoresBusy:0.00} → {many.Cost!.CoresBusy:0.00} cores busy)."));
+            }
+        }
+
+        return lines;
+    }
+
+    /// <summary>
+    /// <see cref="ThreadCosts"/> under a line that introduces it, then the <see cref="FasterThanCores"/> sentences, so
+    /// every thread table that can show a rate beyond the cores carries its explanation.
+    /// </summary>
+    public static void WriteThreadCosts(StringBuilder output, IReadOnlyList<WorkloadResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        output.AppendLine("What each operation cost at each thread count (CPU and system calls over the measured window, per operation):").AppendLine();
+        ThreadCosts(results).WriteTo(output);
+        IReadOnlyList<string> fasterThanCores = FasterThanCores(results);
+        if (fasterThanCores.Count == 0)
+        {
+            return;
+        }
+
+        output.AppendLine("Rates that grew faster than the cores, and what the columns above say about why:").AppendLine();
+        foreach (string line in fasterThanCores)
+        {
+            output.AppendLine($"- {line}");
+        }
+
+        output.AppendLine();
+    }
+
+    /// <summary>Why system calls were not counted in <paramref name="results"/>, or <see langword="null"/> when every run counted them.</summary>
+    public static string? SystemCallsUnmeasured(IEnumerable<WorkloadResult> results) =>
+        results.Select(result => result.Cost?.SystemCallsUnmeasured).FirstOrDefault(reason => reason is not null);
+
     /// <summary>One line per row and record count: load rate, bytes per record, and the median Get, Put and 100-record scan.</summary>
     public static MarkdownTable Scale(IEnumerable<ScalePoint> points)
     {
-        var table = new MarkdownTable("Row", "Records", "Load (records/s)", "Bytes on disk per record", "Get p50", "Put p50", "Scan 1-100 p50", "Wrong reads");
+        var table = new MarkdownTable("Row", "Records", "Load (records/s)", "Bytes on disk per record", "Get p50", "Put p50", "Scan 1-100 p50", "Get CPU/op", "Get syscalls/op", "Put CPU/op", "Put syscalls/op", "Wrong reads");
         foreach (ScalePoint point in points)
         {
             table.Add(
@@ -74,6 +162,10 @@ public static class WorkloadTables
                 Latency(point.Get.Of(OperationType.Read)?.Latency.P50),
                 Latency(point.Put.Of(OperationType.Update)?.Latency.P50),
                 Latency(point.Scan.Of(OperationType.Scan)?.Latency.P50),
+                CpuPerOperation(point.Get),
+                SystemCallsPerOperation(point.Get),
+                CpuPerOperation(point.Put),
+                SystemCallsPerOperation(point.Put),
                 (point.Get.WrongReads + point.Put.WrongReads + point.Scan.WrongReads).ToString("N0", s_numbers));
         }
 
@@ -173,6 +265,10 @@ public static class WorkloadTables
         < 1_000_000 => string.Create(s_numbers, $"{nanoseconds / 1_000:0.##} µs"),
         _ => string.Create(s_numbers, $"{nanoseconds / 1_000_000:0.##} ms"),
     };
+
+    private static string CpuPerOperation(WorkloadResult result) => result.CpuMicrosecondsPerOperation is { } micros ? Latency(micros * 1_000) : "-";
+
+    private static string SystemCallsPerOperation(WorkloadResult result) => result.SystemCallsPerOperation is { } calls ? calls.ToString(calls < 10 ? "0.00" : "N0", s_numbers) : "-";
 
     private static string Rate(double perSecond) => perSecond.ToString("N0", s_numbers);
 }

@@ -24,6 +24,15 @@ public sealed record WorkloadResult
     /// <summary>Every operation type that ran, in <see cref="OperationType"/> order.</summary>
     public required IReadOnlyList<OperationResult> Operations { get; init; }
 
+    /// <summary>What the process spent over the measured window (CPU time, system calls), or <see langword="null"/> for a result made elsewhere.</summary>
+    public ProcessCost? Cost { get; init; }
+
+    /// <summary>CPU microseconds (user and system) per operation of the measured window, or <see langword="null"/> when not measured.</summary>
+    public double? CpuMicrosecondsPerOperation => Cost?.CpuMicrosecondsPerOperation(OperationsPerSecond);
+
+    /// <summary>System calls per operation of the measured window, or <see langword="null"/> when not counted.</summary>
+    public double? SystemCallsPerOperation => Cost?.SystemCallsPerOperation(OperationsPerSecond);
+
     /// <summary>Reads (including each record of a scan) that returned bytes no writer wrote for that key, or no record where one must be.</summary>
     public long WrongReads { get; init; }
 

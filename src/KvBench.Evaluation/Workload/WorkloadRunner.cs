@@ -61,6 +61,9 @@ public static class WorkloadRunner
 
         var shared = new SharedState(workload, settings, acknowledgedWrites is not null);
         var workers = Enumerable.Range(0, settings.Threads).Select(thread => new Worker(store, shared, thread)).ToArray();
+
+        // Opened before the workers start, so they count into it (see SystemCallCounter).
+        using SystemCallCounter? systemCalls = SystemCallCounter.TryOpen(out string? systemCallsUnmeasured);
         Thread[] threads = [.. workers.Select(worker => new Thread(worker.Run) { IsBackground = true, Name = $"kvbench-workload-{worker.Thread}" })];
         foreach (Thread thread in threads)
         {
@@ -68,6 +71,12 @@ public static class WorkloadRunner
         }
 
         shared.Start();
+
+        // This thread only sleeps while the workers run: it reads what the process spent at the window's two ends.
+        MonotonicClock.WaitUntil(shared.MeasureFrom);
+        ProcessCostSample windowStart = ProcessCostSample.Take(systemCalls);
+        MonotonicClock.WaitUntil(shared.StopAt);
+        ProcessCost cost = windowStart.Until(ProcessCostSample.Take(systemCalls), systemCallsUnmeasured);
         foreach (Thread thread in threads)
         {
             thread.Join();
@@ -98,6 +107,7 @@ public static class WorkloadRunner
             Settings = settings,
             Elapsed = elapsed,
             Operations = operations,
+            Cost = cost,
             WrongReads = workers.Sum(worker => worker.WrongReads),
             CheckedReads = workers.Sum(worker => worker.CheckedReads),
             Errors = workers.Sum(worker => worker.Errors),

@@ -1,0 +1,88 @@
+using System.Text;
+
+using KvBench.Core;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+
+namespace KvBench.Tests.Workload;
+
+/// <summary>CPU time and system calls per operation: counted for real, and the thread table's sentence where a rate outgrows the cores.</summary>
+public sealed class ProcessCostTests
+{
+    private static readonly WorkloadSpec s_reads = new() { Name = "read-only", Mix = new OperationMix { Read = 1 }, RecordCount = 100 };
+
+    [Fact]
+    public void The_system_call_counter_counts_the_calls_of_a_thread_started_after_it_opened()
+    {
+        using SystemCallCounter? counter = SystemCallCounter.TryOpen(out string? reason);
+        if (!OperatingSystem.IsLinux() || Environment.UserName != "root")
+        {
+            // Only root (or a lowered perf_event_paranoid) may count a tracepoint: elsewhere the reason must say why.
+            Assert.True(counter is not null || !string.IsNullOrWhiteSpace(reason));
+            return;
+        }
+
+        Assert.True(counter is not null, reason);
+        long before = counter.Read();
+
+        // Thread.Yield is sched_yield(2) on Linux: one system call each, made on a thread the counter inherits into.
+        var yielder = new Thread(() =>
+        {
+            for (int i = 0; i < 5_000; i++)
+            {
+                Thread.Yield();
+            }
+        });
+        yielder.Start();
+        yielder.Join();
+
+        Assert.InRange(counter.Read() - before, 5_000, long.MaxValue);
+    }
+
+    [Fact]
+    public void A_run_carries_its_cpu_time_and_system_calls_per_operation()
+    {
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        WorkloadRunner.Load(store, s_reads);
+
+        WorkloadResult result = WorkloadRunner.Run(store, s_reads, new RunSettings { Threads = 2, Warmup = TimeSpan.FromMilliseconds(100), Duration = TimeSpan.FromMilliseconds(300) });
+
+        ProcessCost cost = Assert.IsType<ProcessCost>(result.Cost);
+        Assert.True(cost.WallSeconds > 0 && cost.UserSeconds + cost.SystemSeconds > 0, $"{cost}");
+        Assert.True(result.CpuMicrosecondsPerOperation > 0);
+        Assert.Equal(Environment.ProcessorCount, cost.Cores);
+        Assert.True(cost.SystemCalls is not null || cost.SystemCallsUnmeasured is not null);
+    }
+
+    [Fact]
+    public void A_rate_that_grows_faster_than_the_cores_is_explained_from_its_costs_and_one_that_does_not_is_not()
+    {
+        WorkloadResult one = Result(threads: 1, operationsPerSecond: 100_000, cpuSeconds: 1.0, systemCalls: 200_000);
+        WorkloadResult fourFast = Result(threads: 4, operationsPerSecond: 500_000, cpuSeconds: 2.0, systemCalls: 50_000);
+        WorkloadResult fourSlow = fourFast with { Store = "Other", Operations = [new OperationResult(OperationType.Read, 150_000, Latency())] };
+        WorkloadResult oneSlow = one with { Store = "Other" };
+
+        IReadOnlyList<string> lines = WorkloadTables.FasterThanCores([one, fourFast, oneSlow, fourSlow]);
+
+        string line = Assert.Single(lines);
+        Assert.StartsWith("Row (read-only) ran 5.0x its one-thread rate at 4 threads on 2 cores, where more threads can give at most 2x", line, StringComparison.Ordinal);
+        Assert.Contains("CPU 10 µs → 4 µs per operation and 2.00 → 0.10 system calls", line, StringComparison.Ordinal);
+        var markdown = new StringBuilder();
+        WorkloadTables.ThreadCosts([one, fourFast]).WriteTo(markdown);
+        Assert.Contains("Row | read-only | 4 | 500,000 | 4 µs | 800 ns | 0.10 | 2.00 of 2 |", markdown.ToString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>A one-second window of a read-only run with the given totals, on a two-core machine; a fifth of the CPU time in the kernel.</summary>
+    private static WorkloadResult Result(int threads, double operationsPerSecond, double cpuSeconds, long systemCalls) => new()
+    {
+        Store = "Row",
+        Workload = s_reads,
+        Settings = new RunSettings { Threads = threads },
+        Elapsed = TimeSpan.FromSeconds(1),
+        Operations = [new OperationResult(OperationType.Read, operationsPerSecond, Latency())],
+        Cost = new ProcessCost(WallSeconds: 1, UserSeconds: cpuSeconds * 0.8, SystemSeconds: cpuSeconds * 0.2, systemCalls, SystemCallsUnmeasured: null, Cores: 2),
+    };
+
+    private static LatencySummary Latency() => new(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1);
+}
