@@ -28,8 +28,14 @@ public static class Program
     /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratio tables and goal checks.</summary>
     public const string RatioFileName = "KvBench.Benchmarks.PointOperations-ratios.md";
 
+    /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratios of <see cref="ThreadedPointOperations"/>.</summary>
+    public const string ThreadedRatioFileName = "KvBench.Benchmarks.ThreadedPointOperations-ratios.md";
+
     /// <summary>The ADR-ready markdown an evaluation run ends with, in BenchmarkDotNet's artifacts folder.</summary>
     public const string AdrFileName = "kvbench-adr.md";
+
+    /// <summary>KvBench's one argument beside BenchmarkDotNet's: <c>--rows FASTER,Memory</c> keeps the cases of those rows and their variants.</summary>
+    public const string RowsSwitch = "--rows";
 
     private const string EvaluationCommand = "dotnet run -c Release --project benchmarks/KvBench.Benchmarks";
 
@@ -51,7 +57,7 @@ public static class Program
             {
                 [] => RunEvaluation(KvBenchConfig.EvaluationJob),
                 [FullSwitch] => RunEvaluation(Job.Default),
-                _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, KvBenchConfig.ForCommandLine())],
+                _ => [.. BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(WithoutRows(args, out IReadOnlyList<string>? rows), KvBenchConfig.ForCommandLine(rows))],
             };
         }
         finally
@@ -74,6 +80,33 @@ public static class Program
         bool claimsHold = !isEvaluation || WriteAdr(summaries, full: args is [FullSwitch]);
         PrintTables(summaries, started);
         return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 ? 0 : 1;
+    }
+
+    /// <summary>
+    /// <paramref name="args"/> without <see cref="RowsSwitch"/> and its value (BenchmarkDotNet's <c>--filter</c> sees only
+    /// class and method names, never a parameter), and the rows it named, or <see langword="null"/> when it is absent.
+    /// </summary>
+    internal static string[] WithoutRows(string[] args, out IReadOnlyList<string>? rows)
+    {
+        int at = Array.IndexOf(args, RowsSwitch);
+        if (at < 0)
+        {
+            rows = null;
+            return args;
+        }
+
+        if (at + 1 == args.Length)
+        {
+            throw new ArgumentException($"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {StoreNames.Faster},{StoreNames.Memory}.", nameof(args));
+        }
+
+        rows = args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        foreach (string row in rows.Where(row => !StoreCatalog.Names.Contains(row)))
+        {
+            throw new ArgumentException($"{RowsSwitch}: no row is named '{row}'; the rows are {string.Join(", ", StoreCatalog.Names)}.", nameof(args));
+        }
+
+        return [.. args[..at], .. args[(at + 2)..]];
     }
 
     /// <summary>Point operations with <paramref name="pointJob"/>, then synced puts with their own default job (<see cref="SlowOperationsAttribute"/>).</summary>
@@ -121,15 +154,26 @@ public static class Program
 
     private static void WriteRatios(Summary summary)
     {
-        if (!summary.BenchmarksCases.Any(benchmarkCase => benchmarkCase.Descriptor.Type == typeof(PointOperations)))
+        WriteRatios(summary, typeof(PointOperations), RatioFileName, PointOperationReport.ToMarkdown);
+        WriteRatios(summary, typeof(ThreadedPointOperations), ThreadedRatioFileName, PointOperationReport.ThreadedToMarkdown);
+    }
+
+    private static void WriteRatios(Summary summary, Type benchmark, string fileName, Func<IEnumerable<PointResult>, string> toMarkdown)
+    {
+        List<BenchmarkDotNet.Running.BenchmarkCase> cases = [.. summary.BenchmarksCases.Where(benchmarkCase => benchmarkCase.Descriptor.Type == benchmark)];
+        if (cases.Count == 0)
         {
             return;
         }
 
-        IReadOnlyList<PointResult> results = [.. SummaryResults.From(summary).Where(result => PointMethods.All.Contains(result.Method))];
+        IReadOnlyList<PointResult> results = [.. summary.Reports
+            .Where(report => cases.Contains(report.BenchmarkCase))
+            .Select(report => SummaryResults.From(report.BenchmarkCase, report))
+            .OfType<PointResult>()
+            .Where(result => PointMethods.All.Contains(result.Method))];
 
-        string markdown = PointOperationReport.ToMarkdown(results);
-        File.WriteAllText(Path.Combine(summary.ResultsDirectoryPath, RatioFileName), markdown);
+        string markdown = toMarkdown(results);
+        File.WriteAllText(Path.Combine(summary.ResultsDirectoryPath, fileName), markdown);
         Console.WriteLine();
         Console.WriteLine(markdown);
     }

@@ -1,5 +1,3 @@
-using System.Numerics;
-
 namespace KvBench.Stores;
 
 /// <summary>
@@ -9,78 +7,107 @@ namespace KvBench.Stores;
 /// against live handles or fails with <see cref="ObjectDisposedException"/>, never touching freed memory.
 /// </summary>
 /// <remarks>
-/// The count is striped by processor, each stripe on its own 128 bytes, because every read and write of every thread
-/// passes through here: one shared counter would bounce its cache line between cores on each call and tax exactly the
-/// multi-threaded reads KvBench measures. A call leaves through the stripe it entered by, so every stripe counts its own
-/// calls in flight and never goes below zero.
+/// <para>
+/// Every read and write of every thread passes through here, so a call pays no locked instruction: each thread counts
+/// its own calls in flight in a slot of its own (<see cref="ThreadSlots"/>) with plain stores, and <see cref="Close"/>,
+/// which runs once per store, pays for the ordering instead, with a process-wide memory barrier. This is the asymmetric
+/// scheme of epoch protection (FASTER's and Garnet's <c>LightEpoch</c>: per-thread entries written with plain stores,
+/// the cost moved to the rare operation). A count, not a flag, because a call can run inside another on one thread:
+/// <c>PutMany</c> enumerates the caller's items inside the gate, and the caller's enumerator may read the store.
+/// </para>
+/// <para>
+/// Why no call is inside the engine when <see cref="Close"/> returns. <see cref="Enter"/> does (1) store "one more
+/// call" into its slot, then (2) load "closed". <see cref="Close"/> does (a) set "closed" with an interlocked exchange,
+/// a full fence, so it is visible to every processor before (b), <see cref="Interlocked.MemoryBarrierProcessWide"/>
+/// (FlushProcessWriteBuffers: Linux's membarrier, or an interprocessor interrupt), which returns only after every
+/// processor running a thread of this process has executed a full memory barrier (a thread not running then has been
+/// switched out, itself a full barrier), then (c) reads every slot. Without a fence between (1) and (2), a processor may
+/// let the load (2) pass the store (1) still waiting in its store buffer (x64 does; this store-then-load pair is the one
+/// reordering it allows), so the barrier of (b) lands in the entering thread's instruction stream either after (1), and
+/// then drains (1) so that (c) sees the call counted and waits for its <see cref="Exit"/>; or before (1), and then (2)
+/// runs after a barrier that came after (a) was visible, so it sees "closed" and the call leaves before touching the
+/// engine. The compiler keeps (1) before (2): both are volatile accesses, and the JIT moves no memory access across a
+/// volatile one (the .NET memory model alone makes a volatile store and a later volatile load no promise; on arm64 they
+/// become stlr and ldar, which the processor also keeps in order).
+/// <see cref="Exit"/> stores "one fewer call" with release semantics, so what the call did is done before
+/// <see cref="Close"/>, reading the slot with acquire semantics, sees it leave. A slot made after (c) read the table was
+/// made under the lock that (c) took after (a), so its thread's load (2) sees "closed".
+/// </para>
+/// <para>
+/// A slot is written only by its own thread, so a call must leave on the thread it entered on (every call of
+/// <see cref="StoreAdapter"/> is synchronous), and a thread cannot close a store it is inside: it would wait for itself.
+/// </para>
 /// </remarks>
 internal sealed class LifetimeGate
 {
-    /// <summary>Longs between two stripes: 128 bytes, two cache lines, so the adjacent-line prefetcher does not pair them.</summary>
-    private const int Stride = 16;
+    /// <summary>Where a slot holds its thread's calls in flight.</summary>
+    private const int Depth = ThreadSlots.First;
 
-    private readonly long[] _counts;
-    private readonly int _stripeMask;
+    private readonly ThreadSlots _slots = new();
     private int _closed;
-
-    public LifetimeGate()
-    {
-        int stripes = (int)BitOperations.RoundUpToPowerOf2((uint)Environment.ProcessorCount);
-        _stripeMask = stripes - 1;
-        _counts = new long[stripes * Stride];
-    }
 
     /// <summary>Whether <see cref="Close"/> has started: no call may enter any more.</summary>
     public bool IsClosed => Volatile.Read(ref _closed) != 0;
 
-    /// <summary>Counts a call in; the stripe it returns is handed to <see cref="Exit"/>.</summary>
-    /// <exception cref="ObjectDisposedException"><see cref="Close"/> has started.</exception>
-    public int Enter(object owner)
-    {
-        int stripe = (Thread.GetCurrentProcessorId() & _stripeMask) * Stride;
+    /// <summary>How many per-thread slots this gate made: at most the most threads alive at once that called it.</summary>
+    internal int SlotCount => _slots.Count;
 
-        // Counted before the check: Close sets the flag before it reads the counts, and both sides use full fences, so
-        // either Close sees this call counted or this call sees the flag.
-        Interlocked.Increment(ref _counts[stripe]);
+    /// <summary>Counts a call in; the call it returns is handed to <see cref="Exit"/> on the same thread.</summary>
+    /// <exception cref="ObjectDisposedException"><see cref="Close"/> has started.</exception>
+    public Call Enter(object owner)
+    {
+        long[] slot = _slots.Current;
+        long depth = slot[Depth];
+
+        // (1) then (2) of the remarks: plain stores and loads; Close's process-wide barrier orders them against it.
+        Volatile.Write(ref slot[Depth], depth + 1);
         if (Volatile.Read(ref _closed) != 0)
         {
-            Interlocked.Decrement(ref _counts[stripe]);
+            Volatile.Write(ref slot[Depth], depth);
             throw new ObjectDisposedException(owner.GetType().FullName, "The store was disposed.");
         }
 
-        return stripe;
+        return new Call(slot);
     }
 
-    /// <summary>Counts a call out through the stripe <see cref="Enter"/> gave it.</summary>
-    public void Exit(int stripe) => Interlocked.Decrement(ref _counts[stripe]);
+    /// <summary>Counts a call out; on the thread that entered.</summary>
+    public static void Exit(Call call) => Volatile.Write(ref call.Slot[Depth], call.Slot[Depth] - 1);
 
     /// <summary>Refuses new calls and waits for those in flight; <see langword="false"/> when it was already closed.</summary>
+    /// <exception cref="InvalidOperationException">The calling thread is inside a call of this gate.</exception>
     public bool Close()
     {
-        // The exchange is a full fence: the counts below are read after the flag is visible to every Enter.
+        if (_slots.Current[Depth] != 0)
+        {
+            throw new InvalidOperationException("A store cannot be disposed from inside one of its own calls (say, a PutMany enumerator): Dispose waits for that call to end.");
+        }
+
+        // (a): the exchange is a full fence, so "closed" is visible everywhere before the barrier.
         if (Interlocked.Exchange(ref _closed, 1) != 0)
         {
             return false;
         }
 
+        // (b): after this, every call either is counted in its slot or will see "closed".
+        Interlocked.MemoryBarrierProcessWide();
+
+        // (c)
         var wait = new SpinWait();
-        while (InFlight() != 0)
+        foreach (long[] slot in _slots.All())
         {
-            // Calls are short, but one may be a synced commit or a batch of many records: SpinWait sleeps after a few spins.
-            wait.SpinOnce(sleep1Threshold: 20);
+            while (Volatile.Read(ref slot[Depth]) != 0)
+            {
+                // Calls are short, but one may be a synced commit or a batch of many records: SpinWait sleeps after a few spins.
+                wait.SpinOnce(sleep1Threshold: 20);
+            }
         }
 
         return true;
     }
 
-    private long InFlight()
+    /// <summary>A call inside the gate: the slot of the thread that entered.</summary>
+    internal readonly struct Call(long[] slot)
     {
-        long total = 0;
-        for (int stripe = 0; stripe < _counts.Length; stripe += Stride)
-        {
-            total += Volatile.Read(ref _counts[stripe]);
-        }
-
-        return total;
+        public long[] Slot { get; } = slot;
     }
 }

@@ -40,7 +40,7 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        int call = EnterWritable();
+        LifetimeGate.Call call = EnterWritable();
         try
         {
             ValidateEntry(key, value.Length);
@@ -53,14 +53,14 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
     public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
-        int call = _gate.Enter(this);
+        LifetimeGate.Call call = _gate.Enter(this);
         try
         {
             return IsStorableKey(key) && TryGetCore(key, destination);
@@ -71,13 +71,13 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {
-        int call = _gate.Enter(this);
+        LifetimeGate.Call call = _gate.Enter(this);
         try
         {
             return IsStorableKey(key) ? GetCore(key) : null;
@@ -88,13 +88,13 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
     public bool ContainsKey(ReadOnlySpan<byte> key)
     {
-        int call = _gate.Enter(this);
+        LifetimeGate.Call call = _gate.Enter(this);
         try
         {
             return IsStorableKey(key) && ContainsKeyCore(key);
@@ -105,13 +105,13 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
     public bool Delete(ReadOnlySpan<byte> key)
     {
-        int call = EnterWritable();
+        LifetimeGate.Call call = EnterWritable();
         try
         {
             return IsStorableKey(key) && DeleteCore(key);
@@ -122,7 +122,7 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
@@ -161,7 +161,7 @@ internal abstract class StoreAdapter : IKeyValueStore
     public void PutMany(IEnumerable<KeyValuePair<byte[], byte[]>> items)
     {
         ArgumentNullException.ThrowIfNull(items);
-        int call = EnterWritable();
+        LifetimeGate.Call call = EnterWritable();
         try
         {
             IReadOnlyList<KeyValuePair<byte[], byte[]>> list = items as IReadOnlyList<KeyValuePair<byte[], byte[]>> ?? items.ToList();
@@ -184,13 +184,13 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
     public void Flush()
     {
-        int call = _gate.Enter(this);
+        LifetimeGate.Call call = _gate.Enter(this);
         try
         {
             if (Access == StoreAccess.ReadWrite)
@@ -206,7 +206,7 @@ internal abstract class StoreAdapter : IKeyValueStore
         }
         finally
         {
-            _gate.Exit(call);
+            LifetimeGate.Exit(call);
         }
     }
 
@@ -278,7 +278,7 @@ internal abstract class StoreAdapter : IKeyValueStore
     }
 
     /// <summary>Enters the gate for a write: refused on a store opened read-only or as a secondary.</summary>
-    private int EnterWritable()
+    private LifetimeGate.Call EnterWritable()
     {
         if (Access != StoreAccess.ReadWrite)
         {
@@ -307,7 +307,7 @@ internal abstract class StoreAdapter : IKeyValueStore
             {
                 KeyValuePair<byte[], byte[]> entry;
                 bool more;
-                int call = _gate.Enter(this);
+                LifetimeGate.Call call = _gate.Enter(this);
                 try
                 {
                     entries ??= scan().GetEnumerator();
@@ -320,7 +320,7 @@ internal abstract class StoreAdapter : IKeyValueStore
                 }
                 finally
                 {
-                    _gate.Exit(call);
+                    LifetimeGate.Exit(call);
                 }
 
                 if (!more)

@@ -4,7 +4,10 @@ using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
+
+using KvBench.Evaluation.Measuring;
 
 namespace KvBench.Benchmarks;
 
@@ -43,6 +46,18 @@ internal static class KvBenchConfig
         return job is null ? config : config.AddJob(job);
     }
 
-    /// <summary>For BenchmarkDotNet's own arguments: no job of KvBench's, so <c>--job</c> chooses, and without it each class runs its default job.</summary>
-    public static IConfig ForCommandLine() => Create(job: null);
+    /// <summary>
+    /// For BenchmarkDotNet's own arguments: no job of KvBench's, so <c>--job</c> chooses, and without it each class runs
+    /// its default job. With <paramref name="rows"/>, only the cases whose <c>Type</c> is one of those catalog rows or a
+    /// variant of one (<c>_raw</c>, <c>_naive</c>).
+    /// </summary>
+    public static IConfig ForCommandLine(IReadOnlyCollection<string>? rows = null)
+    {
+        IConfig config = Create(job: null);
+        return rows is null
+            ? config
+            : ManualConfig.Create(config).AddFilter(new SimpleFilter(benchmarkCase =>
+                benchmarkCase.Parameters.Items.FirstOrDefault(parameter => parameter.Name == nameof(PointOperations.Type))?.Value is string type
+                && rows.Contains(RowVariants.Parse(type).Row)));
+    }
 }

@@ -43,7 +43,7 @@ internal sealed class RatioColumn : IColumn
         }
 
         RowRatio? ratio = PointRatios.Compute(SummaryResults.From(summary))
-            .FirstOrDefault(ratio => ratio.Row == result.Row && ratio.Method == result.Method && ratio.ValueBytes == result.ValueBytes);
+            .FirstOrDefault(ratio => ratio.Row == result.Row && ratio.Method == result.Method && ratio.ValueBytes == result.ValueBytes && ratio.Threads == result.Threads);
         return ratio is null ? "-" : ratio.Formatted;
     }
 

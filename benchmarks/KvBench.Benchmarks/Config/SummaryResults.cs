@@ -8,7 +8,10 @@ namespace KvBench.Benchmarks;
 /// <summary>BenchmarkDotNet's results as KvBench's <see cref="PointResult"/>, for the measuring code in KvBench.Evaluation.</summary>
 internal static class SummaryResults
 {
-    /// <summary>Every successful case of <paramref name="summary"/> that has a <c>Type</c> and a <c>ValueBytes</c> parameter.</summary>
+    /// <summary>
+    /// Every successful case of <paramref name="summary"/> that has a <c>Type</c> and a <c>ValueBytes</c> parameter, with
+    /// its <c>Threads</c> parameter where it has one (1 otherwise).
+    /// </summary>
     public static IReadOnlyList<PointResult> From(Summary summary) =>
         [.. summary.Reports.Select(report => From(report.BenchmarkCase, report)).OfType<PointResult>()];
 
@@ -22,6 +25,7 @@ internal static class SummaryResults
         }
 
         long? allocated = report.GcStats.GetBytesAllocatedPerOperation(benchmarkCase);
-        return new PointResult(benchmarkCase.Descriptor.WorkloadMethod.Name, row, valueBytes, statistics.Mean, statistics.Median, allocated, statistics.OriginalValues);
+        int threads = benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == nameof(ThreadedPointOperations.Threads))?.Value is int value ? value : 1;
+        return new PointResult(benchmarkCase.Descriptor.WorkloadMethod.Name, row, valueBytes, statistics.Mean, statistics.Median, allocated, statistics.OriginalValues, threads);
     }
 }

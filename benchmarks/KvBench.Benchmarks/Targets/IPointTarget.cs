@@ -18,6 +18,14 @@ internal interface IPointTarget : IDisposable
 
     bool ContainsKey(ReadOnlySpan<byte> key);
 
+    /// <summary>
+    /// The handle through which one more thread calls while others call too: the target itself (the default) when it
+    /// is safe to call from many threads, a handle of its own when the driver's way is a handle per thread (FASTER's
+    /// sessions). Called on the thread that will use it, and only for rows that serve many threads
+    /// (<see cref="PointTargets.ServesManyThreads"/>). A handle other than the target is disposed by its thread.
+    /// </summary>
+    IPointTarget ForAnotherThread() => this;
+
     /// <summary>Writes records 0 to <paramref name="count"/> - 1 before measuring; a target with a bulk path uses it.</summary>
     void Load(RecordSet records, long count)
     {

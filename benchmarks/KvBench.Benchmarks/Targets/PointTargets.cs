@@ -21,6 +21,13 @@ internal static class PointTargets
     /// <summary>Every row in table order: a catalog row, then its raw baseline, then its naive usage.</summary>
     public static IReadOnlyList<string> Names { get; } = [.. StoreCatalog.AvailableNames.SelectMany(VariantsOf)];
 
+    /// <summary>
+    /// Whether many threads may call <paramref name="name"/> at once: every catalog row (the contract promises it), and
+    /// the variants marked <see cref="PointVariantAttribute.ManyThreads"/>.
+    /// </summary>
+    public static bool ServesManyThreads(string name) =>
+        !s_variants.TryGetValue(name, out Type? type) || type.GetCustomAttribute<PointVariantAttribute>()!.ManyThreads;
+
     /// <summary>Opens <paramref name="name"/> on an empty <paramref name="directory"/> at Buffered durability.</summary>
     public static IPointTarget Open(string name, string directory)
     {

@@ -12,4 +12,10 @@ internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : A
     public string Row { get; } = row;
 
     public RowVariantKind Kind { get; } = kind;
+
+    /// <summary>
+    /// Whether many threads may call the target at once, each through <see cref="IPointTarget.ForAnotherThread"/>; a
+    /// variant that keeps one connection, transaction or scratch file serves one thread only.
+    /// </summary>
+    public bool ManyThreads { get; init; }
 }

@@ -45,6 +45,46 @@ public static class PointOperationReport
         return markdown.ToString();
     }
 
+    /// <summary>
+    /// Adapter ÷ raw driver for each method and thread count, as GitHub markdown: what the contract costs when several
+    /// threads call at once. A row whose raw driver serves one thread has ratios at one thread only.
+    /// </summary>
+    public static string ThreadedToMarkdown(IEnumerable<PointResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        List<PointResult> list = [.. results];
+        IReadOnlyList<RowRatio> ratios = PointRatios.Compute(list);
+        List<(string Method, int ValueBytes, int Threads)> columns = [.. list
+            .Select(result => (result.Method, result.ValueBytes, result.Threads))
+            .Distinct()
+            .OrderBy(column => IndexOf(column.Method))
+            .ThenBy(column => column.ValueBytes)
+            .ThenBy(column => column.Threads)];
+        List<string> rows = [.. list.Select(result => result.Row).Distinct().Where(row => RowVariants.Parse(row).Kind == RowVariantKind.Adapter)];
+
+        var markdown = new StringBuilder();
+        markdown.AppendLine("## Cost of the contract under threads: adapter ÷ raw driver").AppendLine();
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median time per operation (the run's wall time over every thread's operations) of the adapter divided by that of the raw driver at the same number of threads, in the same run, with its {RatioInterval.Confidence:0%} confidence interval. \"not measured\": the raw driver serves one thread.").AppendLine();
+        markdown.Append("| Row | vs |");
+        columns.ForEach(column => markdown.Append(CultureInfo.InvariantCulture, $" {column.Method} {column.ValueBytes} B, {column.Threads} thread{(column.Threads == 1 ? string.Empty : "s")} |"));
+        markdown.AppendLine().Append("|---|---|");
+        columns.ForEach(_ => markdown.Append("---:|"));
+        markdown.AppendLine();
+        foreach (string row in rows)
+        {
+            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {RowVariants.ReferenceOf(row)} |");
+            foreach ((string method, int valueBytes, int threads) in columns)
+            {
+                RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes && ratio.Threads == threads);
+                markdown.Append(ratio is null ? " not measured |" : $" {ratio.Formatted} |");
+            }
+
+            markdown.AppendLine();
+        }
+
+        return markdown.ToString();
+    }
+
     private static void AppendRatioTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<(string Method, int ValueBytes)> columns, RowVariantKind kind, List<PointResult> results)
     {
         List<string> rows = [.. results.Select(result => result.Row).Distinct().Where(row => RowVariants.Parse(row).Kind == kind)];

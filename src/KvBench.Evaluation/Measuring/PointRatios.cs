@@ -12,7 +12,8 @@ namespace KvBench.Evaluation.Measuring;
 /// The ratio's <see cref="RatioInterval.Confidence"/> confidence interval over both rows' iterations, or
 /// <see langword="null"/> when the run kept too few iterations to resample.
 /// </param>
-public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null)
+/// <param name="Threads">How many threads called at once, in both rows.</param>
+public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null, int Threads = 1)
 {
     /// <summary>The ratio with its interval, as the tables print it: "1.04 (0.98–1.09)".</summary>
     public string Formatted => Interval is { } interval
@@ -28,14 +29,14 @@ public static class PointRatios
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
-        Dictionary<(string Method, string Row, int ValueBytes), PointResult> byCase = list
-            .GroupBy(result => (result.Method, result.Row, result.ValueBytes))
+        Dictionary<(string Method, string Row, int ValueBytes, int Threads), PointResult> byCase = list
+            .GroupBy(result => (result.Method, result.Row, result.ValueBytes, result.Threads))
             .ToDictionary(group => group.Key, group => group.First());
         var ratios = new List<RowRatio>();
         foreach (PointResult result in list)
         {
             if (RowVariants.ReferenceOf(result.Row) is { } reference
-                && byCase.TryGetValue((result.Method, reference, result.ValueBytes), out PointResult? baseline)
+                && byCase.TryGetValue((result.Method, reference, result.ValueBytes, result.Threads), out PointResult? baseline)
                 && baseline.MedianNanoseconds > 0)
             {
                 ratios.Add(new(
@@ -44,7 +45,8 @@ public static class PointRatios
                     result.Row,
                     reference,
                     result.MedianNanoseconds / baseline.MedianNanoseconds,
-                    RatioInterval.Of(result.IterationNanoseconds ?? [], baseline.IterationNanoseconds ?? [])));
+                    RatioInterval.Of(result.IterationNanoseconds ?? [], baseline.IterationNanoseconds ?? []),
+                    result.Threads));
             }
         }
 

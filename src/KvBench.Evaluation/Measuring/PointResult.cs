@@ -12,6 +12,7 @@ namespace KvBench.Evaluation.Measuring;
 /// The time of one operation in each measured iteration, which the ratios' confidence intervals resample
 /// (<see cref="RatioInterval"/>); empty when the run kept none.
 /// </param>
+/// <param name="Threads">How many threads called at once; the time is the run's wall time per operation of all of them.</param>
 public sealed record PointResult(
     string Method,
     string Row,
@@ -19,4 +20,5 @@ public sealed record PointResult(
     double MeanNanoseconds,
     double MedianNanoseconds,
     long? AllocatedBytes,
-    IReadOnlyList<double>? IterationNanoseconds = null);
+    IReadOnlyList<double>? IterationNanoseconds = null,
+    int Threads = 1);

@@ -13,7 +13,9 @@ internal sealed class MemoryStore : StoreAdapter
     private static readonly IComparer<KeyValuePair<byte[], byte[]>> s_keyOrder =
         Comparer<KeyValuePair<byte[], byte[]>>.Create(static (x, y) => ByteKeys.Comparer.Compare(x.Key, y.Key));
 
-    private readonly Lock _gate = new();
+    // A Dictionary is not safe for a write beside any other call, so every call takes this lock: it is the
+    // dictionary's thread safety, not the store's lifetime, which StoreAdapter's gate alone owns.
+    private readonly Lock _entriesLock = new();
     private readonly Dictionary<byte[], byte[]> _entries = new(ByteArrayEqualityComparer.Instance);
     private readonly Dictionary<byte[], byte[]>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
 
@@ -34,7 +36,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             // Overwriting with a value of the same length reuses the array: values handed out are always copies.
             if (_lookup.TryGetValue(key, out byte[]? existing) && existing.Length == value.Length)
@@ -50,7 +52,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             if (!_lookup.TryGetValue(key, out byte[]? value))
             {
@@ -64,7 +66,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override byte[]? GetCore(ReadOnlySpan<byte> key)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             return _lookup.TryGetValue(key, out byte[]? value) ? value.AsSpan().ToArray() : null;
         }
@@ -72,7 +74,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override bool ContainsKeyCore(ReadOnlySpan<byte> key)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             return _lookup.ContainsKey(key);
         }
@@ -80,7 +82,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override bool DeleteCore(ReadOnlySpan<byte> key)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             return _lookup.Remove(key);
         }
@@ -96,7 +98,7 @@ internal sealed class MemoryStore : StoreAdapter
     /// <summary>Copies of up to <paramref name="limit"/> entries whose keys <paramref name="include"/> accepts, in key order.</summary>
     private List<KeyValuePair<byte[], byte[]>> Select(Func<byte[], bool> include, int limit)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             return
             [
@@ -109,7 +111,7 @@ internal sealed class MemoryStore : StoreAdapter
 
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
     {
-        lock (_gate)
+        lock (_entriesLock)
         {
             foreach (KeyValuePair<byte[], byte[]> item in items)
             {
@@ -122,11 +124,6 @@ internal sealed class MemoryStore : StoreAdapter
     {
     }
 
-    protected override void DisposeCore()
-    {
-        lock (_gate)
-        {
-            _entries.Clear();
-        }
-    }
+    /// <remarks>No lock: StoreAdapter calls this only once no call is in flight and none can start.</remarks>
+    protected override void DisposeCore() => _entries.Clear();
 }

@@ -5,6 +5,8 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks;
+using KvBench.Benchmarks.Targets;
+using KvBench.Stores;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -43,9 +45,38 @@ public sealed class BenchmarkArgumentsTests
         });
     }
 
-    private static BenchmarkCase[] Cases(Type benchmark, params string[] args)
+    [Fact]
+    public void Rows_keep_the_cases_of_those_rows_and_their_variants_and_leave_benchmark_dotnet_its_arguments()
     {
-        (bool parsed, BenchmarkDotNet.Configs.IConfig config, _) = ConfigParser.Parse(args, NullLogger.Instance, KvBenchConfig.ForCommandLine());
+        string[] args = KvBench.Benchmarks.Program.WithoutRows(["--filter", "*", KvBench.Benchmarks.Program.RowsSwitch, $"{StoreNames.Faster},{StoreNames.Memory}", "--job", "dry"], out IReadOnlyList<string>? rows);
+
+        Assert.Equal(["--filter", "*", "--job", "dry"], args);
+        HashSet<string> types = [.. Cases(typeof(PointOperations), rows, args).Select(TypeOf)];
+        Assert.Equal([StoreNames.Faster, $"{StoreNames.Faster}_raw", StoreNames.Memory, $"{StoreNames.Memory}_raw"], types.Order(StringComparer.Ordinal));
+        Assert.Throws<ArgumentException>(() => KvBench.Benchmarks.Program.WithoutRows([KvBench.Benchmarks.Program.RowsSwitch, "NoSuchRow"], out _));
+        Assert.Throws<ArgumentException>(() => KvBench.Benchmarks.Program.WithoutRows([KvBench.Benchmarks.Program.RowsSwitch], out _));
+    }
+
+    [Fact]
+    public void Threaded_point_operations_leave_out_a_raw_driver_that_serves_one_thread_above_one_thread()
+    {
+        BenchmarkCase[] cases = Cases(typeof(ThreadedPointOperations));
+
+        Assert.All(cases.Where(benchmarkCase => ThreadsOf(benchmarkCase) > 1), benchmarkCase => Assert.True(PointTargets.ServesManyThreads(TypeOf(benchmarkCase))));
+        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Faster}_raw" && ThreadsOf(benchmarkCase) == 4);
+        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Lmdb}_raw" && ThreadsOf(benchmarkCase) == 1);
+        Assert.DoesNotContain(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Lmdb}_raw" && ThreadsOf(benchmarkCase) > 1);
+    }
+
+    private static string TypeOf(BenchmarkCase benchmarkCase) => (string)benchmarkCase.Parameters[nameof(PointOperations.Type)];
+
+    private static int ThreadsOf(BenchmarkCase benchmarkCase) => (int)benchmarkCase.Parameters[nameof(ThreadedPointOperations.Threads)];
+
+    private static BenchmarkCase[] Cases(Type benchmark, params string[] args) => Cases(benchmark, rows: null, args);
+
+    private static BenchmarkCase[] Cases(Type benchmark, IReadOnlyList<string>? rows, params string[] args)
+    {
+        (bool parsed, BenchmarkDotNet.Configs.IConfig config, _) = ConfigParser.Parse(args, NullLogger.Instance, KvBenchConfig.ForCommandLine(rows));
         Assert.True(parsed, $"BenchmarkDotNet did not parse {string.Join(' ', args)}.");
         return BenchmarkConverter.TypeToBenchmarks(benchmark, config).BenchmarksCases;
     }

@@ -38,6 +38,27 @@ public sealed class BenchmarkSmokeTests
 
     public static TheoryData<string> PointTypes => new(PointOperations.Types);
 
+    /// <summary>Every row and thread count that <see cref="ThreadedPointOperations"/> measures.</summary>
+    public static TheoryData<string, int> ThreadedCases
+    {
+        get
+        {
+            var data = new TheoryData<string, int>();
+            foreach (string type in ThreadedPointOperations.Types)
+            {
+                foreach (int threads in typeof(ThreadedPointOperations).GetProperty(nameof(ThreadedPointOperations.Threads))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>())
+                {
+                    if (threads == 1 || PointTargets.ServesManyThreads(type))
+                    {
+                        data.Add(type, threads);
+                    }
+                }
+            }
+
+            return data;
+        }
+    }
+
     public static TheoryData<string> SyncedTypes => new(SyncedPuts.Types);
 
     [Theory]
@@ -46,6 +67,23 @@ public sealed class BenchmarkSmokeTests
     {
         var benchmark = new PointOperations { Type = type, ValueBytes = valueBytes, RecordCount = TinyRecordCount };
         RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
+    }
+
+    [Theory]
+    [MemberData(nameof(ThreadedCases))]
+    public void Every_threaded_point_operation_runs_once_on_every_thread_and_every_key_holds_its_last_write(string type, int threads)
+    {
+        var benchmark = new ThreadedPointOperations { Type = type, Threads = threads, RecordCount = TinyRecordCount };
+        RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
+    }
+
+    [Fact]
+    public void A_raw_driver_that_serves_one_thread_is_refused_at_two()
+    {
+        string oneThread = ThreadedPointOperations.Types.First(type => !PointTargets.ServesManyThreads(type));
+        var benchmark = new ThreadedPointOperations { Type = oneThread, Threads = 2, RecordCount = TinyRecordCount };
+        Assert.Throws<InvalidOperationException>(benchmark.Setup);
+        benchmark.Cleanup();
     }
 
     [Theory]

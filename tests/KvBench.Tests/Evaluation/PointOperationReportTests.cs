@@ -47,6 +47,24 @@ public sealed class PointOperationReportTests
     }
 
     [Fact]
+    public void Threaded_ratios_divide_by_the_raw_driver_at_the_same_thread_count_and_say_where_it_was_not_measured()
+    {
+        PointResult[] results =
+        [
+            new(PointMethods.Get, "FASTER", 128, 120, 120, 0, Threads: 1),
+            new(PointMethods.Get, "FASTER_raw", 128, 100, 100, 0, Threads: 1),
+            new(PointMethods.Get, "FASTER", 128, 90, 90, 0, Threads: 4),
+            new(PointMethods.Get, "FASTER_raw", 128, 60, 60, 0, Threads: 4),
+            new(PointMethods.Get, "LMDB", 128, 200, 200, 0, Threads: 4),
+        ];
+
+        Assert.Equal([(1, 1.2), (4, 1.5)], PointRatios.Compute(results).Select(ratio => (ratio.Threads, Math.Round(ratio.Value, 6))));
+        string markdown = PointOperationReport.ThreadedToMarkdown(results);
+        Assert.Contains("| FASTER | FASTER_raw | 1.20 | 1.50 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| LMDB | LMDB_raw | not measured | not measured |", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_markdown_has_both_ratio_tables_and_the_unmet_goals()
     {
         string markdown = PointOperationReport.ToMarkdown(s_results);

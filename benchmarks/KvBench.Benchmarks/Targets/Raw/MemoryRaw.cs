@@ -12,7 +12,7 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// It takes a lock, as the adapter does: the contract promises thread safety, and any dictionary shared between
 /// threads pays for one, so the ratio charges the adapter only for what it adds.
 /// </summary>
-[PointVariant(StoreNames.Memory, RowVariantKind.Raw)]
+[PointVariant(StoreNames.Memory, RowVariantKind.Raw, ManyThreads = true)]
 internal sealed class MemoryRaw : IPointTarget
 {
     private readonly Lock _gate = new();
