@@ -130,11 +130,17 @@ internal sealed class RocksDbStore : StoreAdapter
     internal static string Engine()
     {
         string package = PackageVersion.Of(PackageId);
-        string loaded = NativeImport.Auto.LoadedPath ?? "no library";
-        string relative = Path.GetRelativePath(AppContext.BaseDirectory, loaded);
-        string library = Path.IsPathRooted(relative) || relative.StartsWith("..", StringComparison.Ordinal)
-            ? $"loaded from {loaded}"
-            : $"bundled {relative.Replace('\\', '/')}";
+        string? loaded = NativeImport.Auto.LoadedPath;
+        string? relative = loaded is null ? null : Path.GetRelativePath(AppContext.BaseDirectory, loaded);
+        string library = relative switch
+        {
+            null => "no library loaded",
+
+            // The package looks under the working directory and the application directory, then asks the system
+            // loader for librocksdb by name; anything not under the application directory is named in full.
+            _ when Path.IsPathRooted(relative) || relative.StartsWith("..", StringComparison.Ordinal) => $"loaded from {loaded}",
+            _ => $"bundled {relative.Replace('\\', '/')}",
+        };
         return $"{PackageId} {package} (RocksDB {BundledRelease(package)}, {library})";
     }
 
