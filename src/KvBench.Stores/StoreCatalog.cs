@@ -19,7 +19,7 @@ public static class StoreCatalog
         new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine, LmdbStore.ClassifyError),
         new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
         new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
-        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbNative.CheckAvailability, RocksDbNative.Engine, RocksDbStore.ClassifyError),
+        new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbStore.CheckAvailability, RocksDbStore.Engine, RocksDbStore.ClassifyError),
         new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), FasterStore.HoldsStore, Engine: FasterStore.Engine, ClassifyError: FasterStore.ClassifyError),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), FileSystemStore.HoldsStore, FileSystemStore.CheckAvailability, FileSystemStore.Engine),
         new(StoreNames.Memory, MemoryStore.Declared, static (name, options) => new MemoryStore(name, options), HoldsStore: null, Engine: MemoryStore.Engine),

@@ -33,7 +33,7 @@ public static class StoreNames
     /// <summary>LiteDB in direct connection mode: one process at a time.</summary>
     public const string LiteDbDirect = "LiteDB_Direct";
 
-    /// <summary>RocksDB (Debian's librocksdb7.8) through its C API, default column family.</summary>
+    /// <summary>RocksDB through the RocksDB package (RocksDbSharp, its bundled RocksDB), default column family.</summary>
     public const string RocksDb = "RocksDB";
 
     /// <summary>FASTER's FasterKV over byte spans, durable at checkpoints.</summary>

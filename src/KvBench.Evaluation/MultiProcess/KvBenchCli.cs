@@ -73,8 +73,14 @@ public sealed class KvBenchCli
     /// <summary>Runs the CLI to its end and returns what it printed.</summary>
     /// <param name="arguments">The command line, without the program name.</param>
     /// <param name="timeout">How long the run may take; past it the process tree is killed.</param>
+    /// <param name="workingDirectory">The directory it runs in; this process's when <see langword="null"/>.</param>
     /// <exception cref="TimeoutException">The run overran <paramref name="timeout"/> and was killed.</exception>
-    public Task<CliRunResult> RunAsync(IEnumerable<string> arguments, TimeSpan timeout) => CliProcess.RunAsync(StartInfo(arguments), timeout);
+    public Task<CliRunResult> RunAsync(IEnumerable<string> arguments, TimeSpan timeout, string? workingDirectory = null)
+    {
+        ProcessStartInfo startInfo = StartInfo(arguments);
+        startInfo.WorkingDirectory = workingDirectory ?? string.Empty;
+        return CliProcess.RunAsync(startInfo, timeout);
+    }
 
     /// <summary>
     /// Runs the CLI under <paramref name="wrapper"/> (a tracer such as strace, given its own

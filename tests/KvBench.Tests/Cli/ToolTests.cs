@@ -11,9 +11,11 @@ namespace KvBench.Tests.Cli;
 
 /// <summary>kvbench as a user gets it: packed, installed with <c>dotnet tool install</c>, and called by its name.</summary>
 [Trait("Category", "Tool")]
-public sealed class ToolTests(InstalledTool tool, ITestOutputHelper log) : IClassFixture<InstalledTool>
+public sealed class ToolTests(InstalledTool tool, ITestOutputHelper log) : IClassFixture<InstalledTool>, IDisposable
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
+
+    private readonly TempDirectory _workingDirectory = new();
 
     [Fact]
     public void The_package_carries_sqlites_native_library_for_linux_x64()
@@ -51,7 +53,14 @@ public sealed class ToolTests(InstalledTool tool, ITestOutputHelper log) : IClas
         Assert.Equal(ExitCodes.NotFound, (await Run(["get", .. store, "user:2"])).ExitCode);
     }
 
-    private Task<CliRunResult> Run(string[] arguments) => tool.Command.RunAsync(arguments, s_timeout);
+    public void Dispose() => _workingDirectory.Dispose();
+
+    /// <summary>
+    /// Runs the installed command in a directory of its own, as from a user's shell: the RocksDB package loads a
+    /// librocksdb it finds under the working directory before its own, and this test's output folder holds the
+    /// package's runtimes folder too, so run from there the RocksDB row would name that copy as its engine.
+    /// </summary>
+    private Task<CliRunResult> Run(string[] arguments) => tool.Command.RunAsync(arguments, s_timeout, _workingDirectory.Path);
 
     private static (int ExitCode, string Output) Outcome(CliRunResult run) => (run.ExitCode, $"{run.Output}{run.Error}");
 }

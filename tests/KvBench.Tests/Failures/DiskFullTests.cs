@@ -14,13 +14,20 @@ namespace KvBench.Tests.Failures;
 [Trait("Category", "DiskFull")]
 public sealed class DiskFullTests
 {
-    /// <summary>Room for a row's reserve (RocksDB's and FASTER's are 144 MiB) and the headroom written into.</summary>
+    /// <summary>Room for a row's reserve (FASTER's is 144 MiB) and the headroom written into.</summary>
     private const long FileSystemBytes = 320L << 20;
 
     /// <summary>The free space, above a row's reserve, that the test writes into: a few thousand records.</summary>
     private const long HeadroomBytes = 12L << 20;
 
     private const int ValueBytes = 4096;
+
+    /// <summary>
+    /// Rows whose engine keeps a disk-full write error until the store is reopened, as <see cref="StoreFullException"/>
+    /// allows: RocksDB fails every later write of that open with the same "No space left on device" (seen here still
+    /// 6.5 s after space was freed) and a WAL sync with "Writer has previous error"; its C API has no resume call.
+    /// </summary>
+    private static readonly HashSet<string> s_writableAgainOnlyAfterReopen = [StoreNames.RocksDb];
 
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
@@ -29,7 +36,8 @@ public sealed class DiskFullTests
         using var disk = new SmallFileSystem(FileSystemBytes);
         var options = new StoreOptions { Directory = disk.Combine("store") };
         var acknowledged = new List<KeyValuePair<byte[], byte[]>>();
-        using (IKeyValueStore store = StoreCatalog.Open(name, options))
+        IKeyValueStore store = StoreCatalog.Open(name, options);
+        try
         {
             long reserve = ((StoreAdapter)store).FreeSpaceReserveBytes;
             string ballast = disk.Ballast(disk.FreeBytes - reserve - HeadroomBytes);
@@ -56,12 +64,23 @@ public sealed class DiskFullTests
             AssertHolds(store, acknowledged);
 
             File.Delete(ballast);
+            if (s_writableAgainOnlyAfterReopen.Contains(name))
+            {
+                store.Dispose();
+                store = StoreCatalog.Open(name, options);
+                AssertHolds(store, acknowledged);
+            }
+
             KeyValuePair<byte[], byte[]> afterFreeing = new(TestData.Key(-1), TestData.Bytes(ValueBytes, seed: -1));
             store.Put(afterFreeing.Key, afterFreeing.Value);
             acknowledged.Add(afterFreeing);
 
             // FASTER acknowledges at Flush; for the others this is a no-op or a sync of what is already written.
             store.Flush();
+        }
+        finally
+        {
+            store.Dispose();
         }
 
         using IKeyValueStore reopened = StoreCatalog.Open(name, options);

@@ -116,6 +116,25 @@ public sealed class RocksDbStoreTests
         });
     }
 
+    [Fact]
+    public void The_engine_text_names_the_package_and_the_release_its_library_writes_into_the_options_file()
+    {
+        using var directory = new TempDirectory();
+        using (Open(directory, StoreAccess.ReadWrite))
+        {
+        }
+
+        // RocksDB's C API has no version call; every open writes the library's own release into an OPTIONS file.
+        string options = File.ReadAllText(Assert.Single(Directory.EnumerateFiles(directory.Path, "OPTIONS-*")));
+        string release = options.Split('\n').Select(line => line.Trim()).Single(line => line.StartsWith("rocksdb_version=", StringComparison.Ordinal))["rocksdb_version=".Length..];
+
+        string engine = StoreCatalog.Engine(StoreNames.RocksDb);
+
+        // The package version (id RocksDB) begins with the release it bundles, and the library came from its runtimes folder.
+        Assert.StartsWith($"RocksDB {release}.", engine, StringComparison.Ordinal);
+        Assert.Contains($"(RocksDB {release}, bundled runtimes/", engine, StringComparison.Ordinal);
+    }
+
     private static IKeyValueStore Open(TempDirectory directory, StoreAccess access) =>
         StoreCatalog.Open(StoreNames.RocksDb, new StoreOptions { Directory = directory.Path, Access = access });
 }

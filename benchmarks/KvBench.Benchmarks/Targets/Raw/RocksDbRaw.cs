@@ -1,124 +1,79 @@
 using System.Buffers;
 
-using KvBench.Core;
 using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
-using KvBench.Stores.RocksDb;
 
-using static KvBench.Stores.RocksDb.RocksDbNative;
+using RocksDbSharp;
 
 namespace KvBench.Benchmarks.Targets.Raw;
 
 /// <summary>
-/// <c>RocksDB_raw</c>: RocksDB's C API through the adapter's own binding (<see cref="RocksDbNative"/>), opened with the
-/// adapter's options (create_if_missing, keep_log_file_num 2, everything else RocksDB's default); rocksdb_put with
-/// sync off (Buffered), rocksdb_get_pinned for reads, the value copied once into the destination.
+/// <c>RocksDB_raw</c>: the RocksDB package used directly through its documented <see cref="RocksDb"/> API, opened
+/// with the adapter's options (create_if_missing, keep_log_file_num 2, everything else RocksDB's default), writes with
+/// sync off (Buffered). Reads take the package's non-allocating calls: <c>Get(key, buffer, offset, length)</c> into a
+/// buffer kept for the target's life (grown when a value does not fit), <c>HasKey(span)</c>, and <c>Get(span)</c> for
+/// the array GetArray returns.
 /// </summary>
 /// <remarks>
-/// The adapter adds a reference count on the database around every call (a SafeHandle, so a Dispose cannot close it
-/// under a call in flight) and StoreAdapter's lifetime gate (a striped count of calls in flight that Dispose waits
-/// for), error typing and key/value checks; adapter ÷ raw is what they cost. RocksDB's database handle and the option
-/// objects, which nothing changes after they are made, serve many threads at once.
+/// <c>Get(key, buffer, ...)</c> takes the key as an array, so the span the benchmark passes is copied into an array
+/// kept per thread (reallocated only when the key length changes); the value buffer is per thread too, so the target
+/// serves many threads as the package's database handle does. Inside, the package calls <c>rocksdb_get</c>, which copies the value into a malloc'ed block that is copied
+/// again into the buffer; the adapter reads with <c>rocksdb_get_pinned</c> and copies once. Adapter ÷ raw is therefore
+/// what StoreAdapter's gate, error typing and checks cost, less what the pinned read saves.
 /// </remarks>
 [PointVariant(StoreNames.RocksDb, RowVariantKind.Raw, ManyThreads = true)]
-internal sealed unsafe class RocksDbRaw : IPointTarget
+internal sealed class RocksDbRaw : IPointTarget
 {
-    private readonly nint _db;
-    private readonly nint _readOptions;
-    private readonly nint _writeOptions;
+    private readonly RocksDb _db;
+    private readonly ReadOptions _readOptions = new();
+    private readonly WriteOptions _writeOptions = new WriteOptions().SetSync(false);
+
+    [ThreadStatic]
+    private static byte[]? t_key;
+
+    [ThreadStatic]
+    private static byte[]? t_value;
 
     public RocksDbRaw(string directory)
     {
-        nint options = rocksdb_options_create();
-        rocksdb_options_set_create_if_missing(options, 1);
-        rocksdb_options_set_keep_log_file_num(options, 2);
-        nint error = 0;
-        _db = rocksdb_open(options, directory, &error);
-        rocksdb_options_destroy(options);
-        ThrowIfFailed(error, "open");
-        _readOptions = rocksdb_readoptions_create();
-        _writeOptions = rocksdb_writeoptions_create();
-        rocksdb_writeoptions_set_sync(_writeOptions, 0);
+        DbOptions options = new DbOptions().SetCreateIfMissing(true).SetKeepLogFileNum(2);
+        _db = RocksDb.Open(options, directory);
+        GC.KeepAlive(options);
     }
 
-    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
-    {
-        nint error = 0;
-        fixed (byte* keyBytes = key)
-        fixed (byte* valueBytes = value)
-        {
-            rocksdb_put(_db, _writeOptions, keyBytes, (nuint)key.Length, valueBytes, (nuint)value.Length, &error);
-        }
-
-        ThrowIfFailed(error, "put");
-    }
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => _db.Put(key, value, cf: null, _writeOptions);
 
     public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        nint slice = GetPinned(key, out ReadOnlySpan<byte> value);
-        if (slice != 0)
+        byte[] keyArray = KeyArray(key);
+        byte[] value = t_value ??= new byte[4096];
+        long length = _db.Get(keyArray, value, 0, value.Length, cf: null, _readOptions);
+        if (length < 0)
         {
-            value.CopyTo(destination.GetSpan(value.Length));
-            destination.Advance(value.Length);
-            rocksdb_pinnableslice_destroy(slice);
+            return false;
         }
 
-        return slice != 0;
-    }
-
-    public byte[]? Get(ReadOnlySpan<byte> key)
-    {
-        nint slice = GetPinned(key, out ReadOnlySpan<byte> value);
-        byte[]? copy = slice != 0 ? value.ToArray() : null;
-        rocksdb_pinnableslice_destroy(slice);
-        return copy;
-    }
-
-    /// <summary>A full lookup, as the adapter does: RocksDB's C API has no cheaper exact existence check.</summary>
-    public bool ContainsKey(ReadOnlySpan<byte> key)
-    {
-        nint slice = GetPinned(key, out _);
-        rocksdb_pinnableslice_destroy(slice);
-        return slice != 0;
-    }
-
-    public void Dispose()
-    {
-        rocksdb_close(_db);
-        rocksdb_readoptions_destroy(_readOptions);
-        rocksdb_writeoptions_destroy(_writeOptions);
-    }
-
-    private static void ThrowIfFailed(nint error, string operation)
-    {
-        if (TakeError(error) is { } message)
+        if (length > value.Length)
         {
-            throw new KeyValueStoreException($"RocksDB_raw {operation} failed: {message}");
-        }
-    }
-
-    /// <summary>
-    /// The pinned slice of <paramref name="key"/>'s value (0 when absent) and the value it pins. Destroying a 0 slice is
-    /// safe (rocksdb_pinnableslice_destroy is a C++ delete), so callers destroy whatever they got.
-    /// </summary>
-    private nint GetPinned(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        nint error = 0;
-        nint slice;
-        fixed (byte* keyBytes = key)
-        {
-            slice = rocksdb_get_pinned(_db, _readOptions, keyBytes, (nuint)key.Length, &error);
+            t_value = value = new byte[length];
+            length = _db.Get(keyArray, value, 0, value.Length, cf: null, _readOptions);
         }
 
-        ThrowIfFailed(error, "get");
-        value = default;
-        if (slice != 0)
-        {
-            nuint length;
-            byte* bytes = rocksdb_pinnableslice_value(slice, &length);
-            value = new ReadOnlySpan<byte>(bytes, checked((int)length));
-        }
+        value.AsSpan(0, checked((int)length)).CopyTo(destination.GetSpan((int)length));
+        destination.Advance((int)length);
+        return true;
+    }
 
-        return slice;
+    public byte[]? Get(ReadOnlySpan<byte> key) => _db.Get(key, cf: null, _readOptions);
+
+    public bool ContainsKey(ReadOnlySpan<byte> key) => _db.HasKey(key, cf: null, _readOptions);
+
+    public void Dispose() => _db.Dispose();
+
+    private static byte[] KeyArray(ReadOnlySpan<byte> key)
+    {
+        byte[] array = t_key is { } kept && kept.Length == key.Length ? kept : t_key = new byte[key.Length];
+        key.CopyTo(array);
+        return array;
     }
 }

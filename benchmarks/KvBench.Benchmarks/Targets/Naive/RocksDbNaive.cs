@@ -1,0 +1,47 @@
+using System.Buffers;
+
+using KvBench.Evaluation.Measuring;
+using KvBench.Stores;
+
+using RocksDbSharp;
+
+namespace KvBench.Benchmarks.Targets.Naive;
+
+/// <summary>
+/// <c>RocksDB_naive</c>: the RocksDB package the way its README shows it: <c>RocksDb.Open(new
+/// DbOptions().SetCreateIfMissing(true), path)</c>, <c>db.Put(byte[], byte[])</c> with the default write options
+/// (sync off: Buffered, like the tuned row) and <c>db.Get(byte[])</c>, which returns a new array on every call; the
+/// caller's spans become new arrays for it, and HaveKey is a Get compared with null.
+/// </summary>
+[PointVariant(StoreNames.RocksDb, RowVariantKind.Naive)]
+internal sealed class RocksDbNaive : IPointTarget
+{
+    private readonly RocksDb _db;
+
+    public RocksDbNaive(string directory)
+    {
+        DbOptions options = new DbOptions().SetCreateIfMissing(true);
+        _db = RocksDb.Open(options, directory);
+        GC.KeepAlive(options);
+    }
+
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => _db.Put(key.ToArray(), value.ToArray());
+
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        if (Get(key) is not { } value)
+        {
+            return false;
+        }
+
+        value.CopyTo(destination.GetSpan(value.Length));
+        destination.Advance(value.Length);
+        return true;
+    }
+
+    public byte[]? Get(ReadOnlySpan<byte> key) => _db.Get(key.ToArray());
+
+    public bool ContainsKey(ReadOnlySpan<byte> key) => Get(key) is not null;
+
+    public void Dispose() => _db.Dispose();
+}
