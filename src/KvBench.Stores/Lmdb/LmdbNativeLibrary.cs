@@ -126,7 +126,8 @@ internal static partial class LmdbNativeLibrary
             .FirstOrDefault(line => !line.EndsWith("No such file or directory", StringComparison.Ordinal));
         if (refused is null)
         {
-            return "the bundled library was not found";
+            // A loader that gives one line (Windows: "Unable to load DLL 'lmdb' ...: The specified module could not be found").
+            return $"the bundled library did not load: {message.Split('\n')[0].Trim()}";
         }
 
         string bundled = RequiredBy().Match(refused) is { Success: true } requiredBy ? requiredBy.Groups["path"].Value : refused.Split(": ")[0];

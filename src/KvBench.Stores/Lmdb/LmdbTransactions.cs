@@ -81,6 +81,10 @@ internal ref struct LmdbDelete(ReadOnlySpan<byte> key) : ILmdbWrite
 }
 
 /// <summary>Looks a key up and hands the mapped value, or its absence, to <typeparamref name="TFound"/>.</summary>
+/// <remarks>
+/// <c>tx.Get</c> and its code, not LightningDB's <c>TryGet</c> and <c>ContainsKey</c> extensions: those report any
+/// failure (MDB_MAP_RESIZED among them) as an absent key.
+/// </remarks>
 internal readonly ref struct LmdbGet<TFound, TResult>(ReadOnlySpan<byte> key, TFound found) : ILmdbRead<TResult>
     where TFound : struct, ILmdbFound<TResult>
 {
