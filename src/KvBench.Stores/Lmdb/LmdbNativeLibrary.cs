@@ -75,17 +75,28 @@ internal static partial class LmdbNativeLibrary
     {
         Assembly lightning = typeof(LightningEnvironment).Assembly;
         string package = $"LightningDB {PackageVersion.Of("LightningDB")}";
-        nint handle;
-        string? bundledError = null;
-        try
+        nint handle = 0;
+        string bundledError;
+
+        // Loaded by its path, not by LightningDB's import name: the runtime's probing for "lmdb" ends with the system's
+        // search, which finds Debian's liblmdb.so (from liblmdb-dev) after refusing the bundled file, and would pass it
+        // off as the bundled one.
+        string? bundled = FindBundled(lightning);
+        if (bundled is null)
         {
-            // The runtime's own probing for the import, as LightningDB would get it without a resolver.
-            handle = NativeLibrary.Load(ImportName, lightning, null);
+            bundledError = $"the package has no LMDB library for {RuntimeInformation.RuntimeIdentifier} beside the application";
         }
-        catch (Exception error) when (error is DllNotFoundException or BadImageFormatException)
+        else
         {
-            handle = 0;
-            bundledError = WhyBundledFailed(error.Message);
+            try
+            {
+                handle = NativeLibrary.Load(bundled);
+                bundledError = string.Empty;
+            }
+            catch (Exception error) when (error is DllNotFoundException or BadImageFormatException)
+            {
+                bundledError = WhyBundledFailed(bundled, error.Message);
+            }
         }
 
         bool debian = false;
@@ -115,23 +126,38 @@ internal static partial class LmdbNativeLibrary
     }
 
     /// <summary>
-    /// The loader's reason for refusing the bundled library, from the runtime's message, which lists every path it
-    /// tried: the one line that is not a missing file. A missing glibc symbol version reads "the bundled LMDB 1.0.1
-    /// needs GLIBC_2.38", with the LMDB version read from the refused file.
+    /// The LMDB library LightningDB's package put beside the application: in a directory the runtime probes for native
+    /// assets (the deps.json's <c>runtimes/&lt;rid&gt;/native</c> among them), else beside LightningDB.dll.
     /// </summary>
-    private static string WhyBundledFailed(string message)
+    private static string? FindBundled(Assembly lightning)
     {
+        string fileName = OperatingSystem.IsWindows() ? "lmdb.dll" : OperatingSystem.IsMacOS() ? "lmdb.dylib" : "liblmdb.so";
+        string probed = AppContext.GetData("NATIVE_DLL_SEARCH_DIRECTORIES") as string ?? string.Empty;
+        return probed.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Append(AppContext.BaseDirectory)
+            .Append(Path.GetDirectoryName(lightning.Location) ?? string.Empty)
+            .Where(directory => directory.Length > 0)
+            .Select(directory => Path.Combine(directory, fileName))
+            .FirstOrDefault(File.Exists);
+    }
+
+    /// <summary>
+    /// The loader's reason for refusing the bundled library at <paramref name="path"/>, from the runtime's message: its
+    /// first line that is not a missing file. A missing glibc symbol version reads "the bundled LMDB 1.0.1 needs
+    /// GLIBC_2.38", with the LMDB version read from the refused file.
+    /// </summary>
+    private static string WhyBundledFailed(string path, string message)
+    {
+        string what = VersionInFile(path) is { } lmdb ? $"the bundled {lmdb}" : $"the bundled {Path.GetFileName(path)}";
         string? refused = message.Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
             .Skip(1)
             .FirstOrDefault(line => !line.EndsWith("No such file or directory", StringComparison.Ordinal));
         if (refused is null)
         {
-            // A loader that gives one line (Windows: "Unable to load DLL 'lmdb' ...: The specified module could not be found").
-            return $"the bundled library did not load: {message.Split('\n')[0].Trim()}";
+            // A loader that gives one line (Windows: "Unable to load DLL ...: The specified module could not be found").
+            return $"{what} did not load: {message.Split('\n')[0].Trim()}";
         }
 
-        string bundled = RequiredBy().Match(refused) is { Success: true } requiredBy ? requiredBy.Groups["path"].Value : refused.Split(": ")[0];
-        string what = VersionInFile(bundled) is { } lmdb ? $"the bundled {lmdb}" : $"the bundled {Path.GetFileName(bundled)}";
         return MissingSymbolVersion().Match(refused) is { Success: true } missing
             ? $"{what} needs {missing.Groups["version"].Value}"
             : $"{what} did not load: {refused}";
@@ -152,9 +178,6 @@ internal static partial class LmdbNativeLibrary
 
     [GeneratedRegex(@"version `(?<version>[^']+)' not found")]
     private static partial Regex MissingSymbolVersion();
-
-    [GeneratedRegex(@"\(required by (?<path>[^)]+)\)")]
-    private static partial Regex RequiredBy();
 
     [GeneratedRegex(@"(?<version>LMDB \d+\.\d+\.\d+): \(")]
     private static partial Regex LmdbVersionString();

@@ -38,6 +38,21 @@ public sealed class LmdbNativeLibraryTests(ITestOutputHelper output)
         {
             Assert.Contains("over its bundled LMDB 1.", engine, StringComparison.Ordinal);
         }
+
+        // One LMDB library in the process, and the one named: the bundled liblmdb.so, or Debian's liblmdb.so.0.x.
+        if (OperatingSystem.IsLinux())
+        {
+            string[] mapped = [.. File.ReadLines("/proc/self/maps")
+                .Where(line => line.Contains('/', StringComparison.Ordinal))
+                .Select(line => line[line.IndexOf('/', StringComparison.Ordinal)..])
+                .Where(file => Path.GetFileName(file).StartsWith("liblmdb", StringComparison.Ordinal))
+                .Distinct()];
+            output.WriteLine(string.Join(", ", mapped));
+            string only = Assert.Single(mapped);
+            Assert.True(
+                LmdbNativeLibrary.IsDebianFallback ? Path.GetFileName(only).StartsWith("liblmdb.so.0", StringComparison.Ordinal) : Path.GetFileName(only) == "liblmdb.so",
+                only);
+        }
     }
 
     [Fact]
