@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages named as arguments when any is missing: the native libraries of the stores whose NuGet
-# packages this machine's NuGet source does not serve (liblmdb0; KvBench binds it itself, see
-# src/KvBench.Stores/Lmdb), the tools the tests measure with (strace counts device flushes) and the one
+# Installs the Debian packages named as arguments when any is missing: the native libraries of the stores that need
+# one from the system (liblmdb0: the LMDB row's fallback where LightningDB's bundled LMDB 1.0.1 does not load, as it
+# needs glibc 2.38, see src/KvBench.Stores/Lmdb/LmdbNativeLibrary.cs), the tools the tests measure with (strace counts device flushes) and the one
 # the reports draw with (gnuplot-nox draws the PNG charts). Run by the builds that need them (KvBench.Stores,
 # KvBench.Evaluation, KvBench.Tests) when something is absent, so `dotnet test` and `dotnet run` set
 # up a fresh machine on their own; does nothing when every package is installed.

@@ -1,13 +1,13 @@
-using static KvBench.Stores.Lmdb.LmdbNative;
+using LightningDB;
 
 namespace KvBench.Stores.Lmdb;
 
-/// <summary>Ordered scans with an LMDB cursor, one page at a time.</summary>
+/// <summary>Ordered scans with a LightningDB cursor, one page at a time.</summary>
 /// <remarks>
 /// Each page is read in its own read transaction and copied out: no transaction stays open while the caller holds the
 /// enumerator, so a slow caller neither pins old pages nor blocks a map resize.
 /// </remarks>
-internal static unsafe class LmdbCursorScan
+internal static class LmdbCursorScan
 {
     private const int PageEntries = 256;
 
@@ -27,49 +27,57 @@ internal static unsafe class LmdbCursorScan
     /// Reads up to one page of at most <paramref name="maxEntries"/> entries under <paramref name="prefix"/>, from
     /// <paramref name="from"/>, or after <paramref name="resumeAfter"/> when given.
     /// </summary>
-    private static int ReadPage(nint txn, uint dbi, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page, out bool more)
+    private static MDBResultCode ReadPage(LightningTransaction txn, LightningDatabase db, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page, out bool more)
     {
         more = false;
-        int rc = mdb_cursor_open(txn, dbi, out nint cursor);
-        if (rc != MDB_SUCCESS)
-        {
-            return rc;
-        }
-
+        LightningCursor cursor;
         try
         {
-            MDB_val key;
-            MDB_val value;
+            cursor = txn.CreateCursor(db);
+        }
+        catch (LightningException error)
+        {
+            return LmdbException.CodeOf(error);
+        }
+
+        // LightningDB's finalizer throws for a cursor of a read-only transaction left undisposed.
+        using (cursor)
+        {
+            MDBResultCode rc;
+            MDBValue key = default;
+            MDBValue value = default;
+
             // Resuming after a key, not from its successor (the key and 0x00): that would be one byte over the longest
             // key after a key of the longest length, which MDB_SET_RANGE refuses.
             byte[]? seek = resumeAfter ?? (from.Length > 0 ? from : null);
             if (seek is null)
             {
-                rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST);
+                (rc, key, value) = cursor.First();
             }
             else
             {
-                fixed (byte* seekBytes = seek)
+                // SetRange returns only the code; the entry it landed on is read with GetCurrent.
+                rc = cursor.SetRange(seek);
+                if (rc == MDBResultCode.Success)
                 {
-                    key = new MDB_val(seekBytes, seek.Length);
-                    rc = mdb_cursor_get(cursor, &key, &value, MDB_SET_RANGE);
+                    (rc, key, value) = cursor.GetCurrent();
                 }
 
                 // Resuming after the last key seen: SET_RANGE lands on it again when it still exists.
-                if (rc == MDB_SUCCESS && resumeAfter is not null && key.AsSpan().SequenceEqual(resumeAfter))
+                if (rc == MDBResultCode.Success && resumeAfter is not null && key.AsSpan().SequenceEqual(resumeAfter))
                 {
-                    rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT);
+                    (rc, key, value) = cursor.Next();
                 }
             }
 
             int pageEntries = Math.Min(PageEntries, maxEntries);
             int pageBytes = 0;
-            while (rc == MDB_SUCCESS)
+            while (rc == MDBResultCode.Success)
             {
                 ReadOnlySpan<byte> keySpan = key.AsSpan();
                 if (!keySpan.StartsWith(prefix))
                 {
-                    return MDB_SUCCESS;
+                    return MDBResultCode.Success;
                 }
 
                 ReadOnlySpan<byte> valueSpan = value.AsSpan();
@@ -78,26 +86,22 @@ internal static unsafe class LmdbCursorScan
                 if (page.Count == pageEntries || pageBytes >= PageBytes)
                 {
                     more = true;
-                    return MDB_SUCCESS;
+                    return MDBResultCode.Success;
                 }
 
-                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT);
+                (rc, key, value) = cursor.Next();
             }
 
-            return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-        }
-        finally
-        {
-            mdb_cursor_close(cursor);
+            return rc == MDBResultCode.NotFound ? MDBResultCode.Success : rc;
         }
     }
 
     private readonly struct PageRead(byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page) : ILmdbRead<bool>
     {
-        public int Run(nint txn, uint dbi, out bool more)
+        public MDBResultCode Run(LightningTransaction txn, LightningDatabase db, out bool more)
         {
-            int rc = ReadPage(txn, dbi, prefix, from, resumeAfter, maxEntries, page, out more);
-            if (rc != MDB_SUCCESS)
+            MDBResultCode rc = ReadPage(txn, db, prefix, from, resumeAfter, maxEntries, page, out more);
+            if (rc != MDBResultCode.Success)
             {
                 // A page cut short by an error is read again from the start.
                 page.Clear();

@@ -1,61 +1,69 @@
+using LightningDB;
+
 using static KvBench.Stores.Lmdb.LmdbException;
-using static KvBench.Stores.Lmdb.LmdbNative;
 
 namespace KvBench.Stores.Lmdb;
 
 /// <summary>
-/// One open LMDB environment and its unnamed main database: the transactions run in it, the map that grows by itself,
-/// and the rule that a process opens an environment once.
+/// One open LightningDB environment and its unnamed main database: the transactions run in it, the map that grows by
+/// itself, and the rule that a process opens an environment once.
 /// </summary>
 /// <remarks>
 /// <para>
-/// LMDB may remap only while this process has no transaction open, so every transaction runs with <see cref="_gate"/>
+/// LMDB may remap only while this process has no transaction open, so every transaction runs with <see cref="_resizeGate"/>
 /// held shared and a resize holds it exclusively: on MDB_MAP_FULL the write transaction is ended, the map grown, and the
 /// write retried; on MDB_MAP_RESIZED (another process grew the map past this one) the committed size is adopted and the
-/// operation retried.
+/// operation retried. That is all the gate is for: whether the store is open is <see cref="StoreAdapter"/>'s to say, and
+/// it calls nothing here during or after <see cref="Dispose"/>.
 /// </para>
 /// <para>
 /// LMDB forbids opening one environment twice in a process (closing either handle drops the other's fcntl locks), so
 /// each open registers its directory and a second open of it throws until the first is disposed.
 /// </para>
+/// <para>
+/// Every LightningDB object made here is disposed before the environment: LightningDB's finalizers throw for an
+/// environment left undisposed and for a transaction that outlives its environment, which would end the process.
+/// </para>
 /// </remarks>
 internal sealed class LmdbEnvironment : IDisposable
 {
     /// <summary>Reader slots in the lock file; LMDB's default of 126 is below what a large thread pool may read with at once.</summary>
-    private const uint MaxReaders = 512;
+    private const int MaxReaders = 512;
 
     /// <summary>rw-r--r-- (0644) for the data.mdb and lock.mdb that mdb_env_open creates.</summary>
-    private const uint FileMode = 0b110_100_100;
+    private const UnixAccessMode FileMode = UnixAccessMode.OwnerRead | UnixAccessMode.OwnerWrite | UnixAccessMode.GroupRead | UnixAccessMode.OtherRead;
 
     private static readonly HashSet<string> s_openEnvironments = new(StringComparer.Ordinal);
     private static readonly Lock s_openEnvironmentsGate = new();
 
-    // Not disposed: Dispose may run while a late caller waits on it, and such a caller then gets ObjectDisposedException
-    // from the check after it enters, not SynchronizationLockException from a disposed lock.
-    private readonly ReaderWriterLockSlim _gate = new(LockRecursionPolicy.NoRecursion);
+    private readonly ReaderWriterLockSlim _resizeGate = new(LockRecursionPolicy.NoRecursion);
     private readonly string _path;
-    private readonly nint _env;
-    private readonly uint _dbi;
+    private readonly LightningEnvironment _env;
+    private readonly LightningDatabase _db;
     private readonly LmdbReaderPool _readers;
     private long _mapBytes;
     private int _mapResizes;
-    private bool _closed;
+
+    // Only so that a second Dispose does nothing (IDisposable's rule); no call checks it.
+    private bool _disposed;
 
     /// <summary>Opens (creating when <paramref name="flags"/> allow) the environment in <paramref name="directory"/>.</summary>
     /// <param name="directory">The environment's directory; created when missing.</param>
     /// <param name="flags">mdb_env_open's flags; MDB_NOTLS is what lets <see cref="LmdbReaderPool"/> share transactions across threads.</param>
     /// <param name="initialMapBytes">The map to start with, unless the file records a larger one; rounded up to a page.</param>
     /// <exception cref="InvalidOperationException">This process has the environment open already.</exception>
-    public LmdbEnvironment(string directory, uint flags, long initialMapBytes)
+    /// <exception cref="DllNotFoundException">No LMDB library loads here.</exception>
+    public LmdbEnvironment(string directory, EnvironmentOpenFlags flags, long initialMapBytes)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes);
+        LmdbNativeLibrary.EnsureLoaded();
         _path = Path.TrimEndingDirectorySeparator(Path.GetFullPath(directory));
         Directory.CreateDirectory(_path);
         Register(_path);
         try
         {
-            _env = Open(_path, flags, RoundUpToPage(initialMapBytes), out _dbi);
-            _mapBytes = CurrentMapBytes();
+            (_env, _db) = Open(_path, flags, RoundUpToPage(initialMapBytes));
+            _mapBytes = _env.Info.MapSize;
             _readers = new LmdbReaderPool(_env);
         }
         catch
@@ -72,26 +80,10 @@ internal sealed class LmdbEnvironment : IDisposable
     public int MapResizes => Volatile.Read(ref _mapResizes);
 
     /// <summary>The longest key this LMDB binary stores (mdb_env_get_maxkeysize: MDB_MAXKEYSIZE, fixed when it was built).</summary>
-    public int MaxKeyBytes => mdb_env_get_maxkeysize(_env);
+    public int MaxKeyBytes => _env.MaxKeySize;
 
-    /// <summary>The environment's flags as LMDB reports them (MDB_NOSYNC, MDB_RDONLY, ...).</summary>
-    public uint Flags
-    {
-        get
-        {
-            _gate.EnterReadLock();
-            try
-            {
-                ThrowIfClosed();
-                Check(mdb_env_get_flags(_env, out uint flags), "mdb_env_get_flags");
-                return flags;
-            }
-            finally
-            {
-                _gate.ExitReadLock();
-            }
-        }
-    }
+    /// <summary>The environment's flags as LMDB reports them (NoSync, ReadOnly, ...).</summary>
+    public EnvironmentOpenFlags Flags => _env.Flags;
 
     /// <summary>Runs <paramref name="write"/> in one write transaction, growing or adopting the map and retrying as LMDB asks.</summary>
     public void Write<TWrite>(ref TWrite write)
@@ -99,41 +91,30 @@ internal sealed class LmdbEnvironment : IDisposable
     {
         while (true)
         {
-            int rc;
+            MDBResultCode rc;
             long mapBytes = EnterTransaction();
             try
             {
-                rc = mdb_txn_begin(_env, 0, 0, out nint txn);
-                if (rc == MDB_SUCCESS)
+                rc = Begin(out LightningTransaction? txn);
+                if (txn is not null)
                 {
-                    try
+                    // Disposing a transaction that neither committed nor aborted aborts it: one left open would hold
+                    // LMDB's writer lock for every process.
+                    using (txn)
                     {
-                        rc = write.Apply(txn, _dbi);
-                    }
-                    catch
-                    {
-                        // A write transaction left open would hold LMDB's writer lock for every process.
-                        mdb_txn_abort(txn);
-                        throw;
-                    }
+                        rc = write.Apply(txn, _db);
 
-                    if (rc == MDB_SUCCESS)
-                    {
                         // A failed commit has already ended the transaction.
-                        rc = mdb_txn_commit(txn);
-                    }
-                    else
-                    {
-                        mdb_txn_abort(txn);
+                        rc = rc == MDBResultCode.Success ? txn.Commit() : rc;
                     }
                 }
             }
             finally
             {
-                _gate.ExitReadLock();
+                _resizeGate.ExitReadLock();
             }
 
-            if (rc == MDB_SUCCESS)
+            if (rc == MDBResultCode.Success)
             {
                 return;
             }
@@ -150,17 +131,17 @@ internal sealed class LmdbEnvironment : IDisposable
     {
         while (true)
         {
-            int rc;
+            MDBResultCode rc;
             long mapBytes = EnterTransaction();
             try
             {
-                nint txn = _readers.Rent(out rc);
-                if (txn != 0)
+                LightningTransaction? txn = _readers.Rent(out rc);
+                if (txn is not null)
                 {
                     try
                     {
-                        rc = read.Run(txn, _dbi, out TResult result);
-                        if (rc == MDB_SUCCESS)
+                        rc = read.Run(txn, _db, out TResult result);
+                        if (rc == MDBResultCode.Success)
                         {
                             return result;
                         }
@@ -173,7 +154,7 @@ internal sealed class LmdbEnvironment : IDisposable
             }
             finally
             {
-                _gate.ExitReadLock();
+                _resizeGate.ExitReadLock();
             }
 
             RecoverOrThrow(rc, mapBytes, 0, operation);
@@ -181,79 +162,121 @@ internal sealed class LmdbEnvironment : IDisposable
     }
 
     /// <summary>Flushes commits made with MDB_NOSYNC to the device.</summary>
-    public void Sync()
-    {
-        _gate.EnterReadLock();
-        try
-        {
-            ThrowIfClosed();
-            Check(mdb_env_sync(_env, 1), "mdb_env_sync");
-        }
-        finally
-        {
-            _gate.ExitReadLock();
-        }
-    }
+    public void Sync() => Check(_env.Flush(force: true), "mdb_env_sync");
 
-    /// <summary>Waits for the transactions in flight, ends the pooled ones, closes the environment, and lets it be opened again.</summary>
+    /// <summary>Ends the pooled transactions, closes the environment, and lets it be opened again.</summary>
+    /// <remarks>The caller has let every call in flight finish (<see cref="StoreAdapter"/>'s gate) and makes no more.</remarks>
     public void Dispose()
     {
-        _gate.EnterWriteLock();
-        try
+        if (_disposed)
         {
-            if (_closed)
-            {
-                return;
-            }
-
-            _closed = true;
-            _readers.Dispose();
-            mdb_env_close(_env);
-        }
-        finally
-        {
-            _gate.ExitWriteLock();
+            return;
         }
 
+        _disposed = true;
+        _readers.Dispose();
+        _db.Dispose();
+        _env.Dispose();
+        _resizeGate.Dispose();
         Unregister(_path);
     }
 
-    private static nint Open(string path, uint flags, long initialMapBytes, out uint dbi)
+    private static (LightningEnvironment Env, LightningDatabase Db) Open(string path, EnvironmentOpenFlags flags, long initialMapBytes)
     {
-        Check(mdb_env_create(out nint env), "mdb_env_create");
+        LightningEnvironment env;
         try
         {
-            Check(mdb_env_set_maxreaders(env, MaxReaders), "mdb_env_set_maxreaders");
-            Check(mdb_env_set_mapsize(env, (nuint)initialMapBytes), "mdb_env_set_mapsize");
-            Check(mdb_env_open(env, path, flags, FileMode), "mdb_env_open");
+            env = new LightningEnvironment(path, new EnvironmentConfiguration { MapSize = initialMapBytes, MaxReaders = MaxReaders });
+        }
+        catch (LightningException error)
+        {
+            throw From(error, "mdb_env_create");
+        }
 
-            // Readers left in the lock table by killed processes would pin old pages and make the file grow.
-            Check(mdb_reader_check(env, out _), "mdb_reader_check");
-
-            // mdb_env_open took the requested size even when the environment was grown before; size 0 adopts the size
-            // recorded in the file, and the larger of the two stands.
-            Check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize");
-            Check(mdb_env_info(env, out MDB_envinfo info), "mdb_env_info");
-            if ((long)info.me_mapsize < initialMapBytes)
+        try
+        {
+            try
             {
-                Check(mdb_env_set_mapsize(env, (nuint)initialMapBytes), "mdb_env_set_mapsize");
+                env.Open(flags, FileMode);
+
+                // Readers left in the lock table by killed processes would pin old pages and make the file grow.
+                env.CheckStaleReaders();
+            }
+            catch (LightningException error)
+            {
+                throw From(error, "mdb_env_open");
             }
 
-            Check(mdb_txn_begin(env, 0, flags & MDB_RDONLY, out nint txn), "mdb_txn_begin");
-            int rc = mdb_dbi_open(txn, null, 0, out dbi);
-            if (rc != MDB_SUCCESS)
-            {
-                mdb_txn_abort(txn);
-                throw new LmdbException("mdb_dbi_open", rc);
-            }
-
-            Check(mdb_txn_commit(txn), "mdb_txn_commit");
-            return env;
+            // mdb_env_open took the requested size even when the environment was grown before; the size recorded in
+            // the file is adopted, and the larger of the two stands.
+            Remap(env, initialMapBytes);
+            return (env, OpenMainDatabase(env, flags));
         }
         catch
         {
-            mdb_env_close(env);
+            env.Dispose();
             throw;
+        }
+    }
+
+    private static LightningDatabase OpenMainDatabase(LightningEnvironment env, EnvironmentOpenFlags flags)
+    {
+        TransactionBeginFlags beginFlags = flags.HasFlag(EnvironmentOpenFlags.ReadOnly) ? TransactionBeginFlags.ReadOnly : TransactionBeginFlags.None;
+        try
+        {
+            using LightningTransaction txn = env.BeginTransaction(beginFlags);
+
+            // The unnamed database always exists; its handle stays valid for the environment's life after the commit.
+            LightningDatabase db = txn.OpenDatabase();
+            MDBResultCode rc = txn.Commit();
+            if (rc != MDBResultCode.Success)
+            {
+                db.Dispose();
+                throw new LmdbException("mdb_txn_commit", rc);
+            }
+
+            return db;
+        }
+        catch (LightningException error)
+        {
+            throw From(error, "mdb_dbi_open");
+        }
+    }
+
+    /// <summary>
+    /// Adopts the map size the file records (mdb_env_set_mapsize with 0: another process may have grown it), then sets
+    /// <paramref name="atLeastBytes"/> when that is larger. Only while this process has no transaction open.
+    /// </summary>
+    /// <remarks>
+    /// LightningDB's <see cref="LightningEnvironment.MapSize"/> remembers the last size it was given and skips the
+    /// native call when given the same again, so every remap ends by giving it the map's real size: left at 0, it
+    /// would make the next adoption a silent no-op.
+    /// </remarks>
+    private static void Remap(LightningEnvironment env, long atLeastBytes)
+    {
+        try
+        {
+            env.MapSize = 0;
+            env.MapSize = Math.Max(env.Info.MapSize, atLeastBytes);
+        }
+        catch (LightningException error)
+        {
+            throw From(error, "mdb_env_set_mapsize");
+        }
+    }
+
+    /// <summary>A new write transaction, or <see langword="null"/> with LMDB's refusal (MDB_MAP_RESIZED among them).</summary>
+    private MDBResultCode Begin(out LightningTransaction? txn)
+    {
+        try
+        {
+            txn = _env.BeginTransaction();
+            return MDBResultCode.Success;
+        }
+        catch (LightningException error)
+        {
+            txn = null;
+            return CodeOf(error);
         }
     }
 
@@ -262,45 +285,34 @@ internal sealed class LmdbEnvironment : IDisposable
     /// <param name="mapBytesAtFailure">The map size the failed operation ran with.</param>
     /// <param name="operationBytes">The keys and values the operation writes.</param>
     /// <param name="operation">What failed, for the error message.</param>
-    private void RecoverOrThrow(int rc, long mapBytesAtFailure, long operationBytes, string operation)
+    private void RecoverOrThrow(MDBResultCode rc, long mapBytesAtFailure, long operationBytes, string operation)
     {
-        if (rc is not (MDB_MAP_FULL or MDB_MAP_RESIZED))
+        if (rc is not (MDBResultCode.MapFull or MDBResultCode.MapResized))
         {
             throw new LmdbException(operation, rc);
         }
 
-        _gate.EnterWriteLock();
+        _resizeGate.EnterWriteLock();
         try
         {
-            ThrowIfClosed();
-
             // Another thread resized since this operation ran: retry with that size first.
             if (_mapBytes != mapBytesAtFailure)
             {
                 return;
             }
 
-            // Size 0 adopts what the file records, which another process may have grown.
-            Check(mdb_env_set_mapsize(_env, 0), "mdb_env_set_mapsize");
-            long target = mapBytesAtFailure;
-            if (rc == MDB_MAP_FULL)
-            {
-                // Doubling keeps the number of resizes logarithmic; an operation larger than the map gets room for its
-                // data and the copy-on-write pages it dirties in one step.
-                target = RoundUpToPage(Math.Max(mapBytesAtFailure * 2, mapBytesAtFailure + (2 * operationBytes)));
-            }
-
-            if (CurrentMapBytes() < target)
-            {
-                Check(mdb_env_set_mapsize(_env, (nuint)target), "mdb_env_set_mapsize");
-            }
-
-            _mapBytes = CurrentMapBytes();
+            // Doubling keeps the number of resizes logarithmic; an operation larger than the map gets room for its data
+            // and the copy-on-write pages it dirties in one step. MDB_MAP_RESIZED asks only for the recorded size.
+            long target = rc == MDBResultCode.MapFull
+                ? RoundUpToPage(Math.Max(mapBytesAtFailure * 2, mapBytesAtFailure + (2 * operationBytes)))
+                : mapBytesAtFailure;
+            Remap(_env, target);
+            _mapBytes = _env.Info.MapSize;
             _mapResizes++;
         }
         finally
         {
-            _gate.ExitWriteLock();
+            _resizeGate.ExitWriteLock();
         }
     }
 
@@ -309,9 +321,8 @@ internal sealed class LmdbEnvironment : IDisposable
     /// part of the pages still fit (seen on tmpfs). A failed commit's EIO on a file system without room for the
     /// commit's bytes and a page per 4 KiB of them is named for what it is: ENOSPC.
     /// </summary>
-    private int WithFullDiskNamed(int rc, long operationBytes)
+    private MDBResultCode WithFullDiskNamed(MDBResultCode rc, long operationBytes)
     {
-        const int IoErrno = 5;
         if (rc != IoErrno)
         {
             return rc;
@@ -327,22 +338,8 @@ internal sealed class LmdbEnvironment : IDisposable
     /// </summary>
     private long EnterTransaction()
     {
-        _gate.EnterReadLock();
-        if (_closed)
-        {
-            _gate.ExitReadLock();
-            ThrowIfClosed();
-        }
-
+        _resizeGate.EnterReadLock();
         return _mapBytes;
-    }
-
-    private void ThrowIfClosed() => ObjectDisposedException.ThrowIf(_closed, this);
-
-    private long CurrentMapBytes()
-    {
-        Check(mdb_env_info(_env, out MDB_envinfo info), "mdb_env_info");
-        return (long)info.me_mapsize;
     }
 
     /// <summary>LMDB wants the map size a multiple of the OS page size.</summary>

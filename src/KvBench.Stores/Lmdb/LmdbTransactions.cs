@@ -1,26 +1,26 @@
-using static KvBench.Stores.Lmdb.LmdbNative;
+using LightningDB;
 
 namespace KvBench.Stores.Lmdb;
 
 /// <summary>Work done inside one write transaction of <see cref="LmdbEnvironment.Write"/>.</summary>
 /// <remarks>
 /// The work items are structs, most of them ref structs over the caller's spans, and the environment is generic over
-/// them: a Put or a Get allocates nothing and makes no interface call.
+/// them: the work itself allocates nothing and makes no interface call.
 /// </remarks>
 internal interface ILmdbWrite
 {
     /// <summary>The key and value bytes written, to size a map that has to grow for them.</summary>
     long Bytes { get; }
 
-    /// <returns><c>MDB_SUCCESS</c> to commit, or the LMDB error to abort with (and maybe recover from).</returns>
-    int Apply(nint txn, uint dbi);
+    /// <returns><see cref="MDBResultCode.Success"/> to commit, or the LMDB error to abort with (and maybe recover from).</returns>
+    MDBResultCode Apply(LightningTransaction txn, LightningDatabase db);
 }
 
 /// <summary>Work done inside one read transaction of <see cref="LmdbEnvironment.Read"/>.</summary>
 internal interface ILmdbRead<TResult>
 {
-    /// <returns><c>MDB_SUCCESS</c> with <paramref name="result"/> set, or the LMDB error to recover from.</returns>
-    int Run(nint txn, uint dbi, out TResult result);
+    /// <returns><see cref="MDBResultCode.Success"/> with <paramref name="result"/> set, or the LMDB error to recover from.</returns>
+    MDBResultCode Run(LightningTransaction txn, LightningDatabase db, out TResult result);
 }
 
 /// <summary>What a point read returns for a mapped value, or for none.</summary>
@@ -33,25 +33,14 @@ internal interface ILmdbFound<TResult>
 }
 
 /// <summary>One key and value.</summary>
-internal readonly unsafe ref struct LmdbPut(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) : ILmdbWrite
+internal readonly ref struct LmdbPut(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) : ILmdbWrite
 {
     private readonly ReadOnlySpan<byte> _key = key;
     private readonly ReadOnlySpan<byte> _value = value;
 
     public long Bytes => _key.Length + (long)_value.Length;
 
-    public int Apply(nint txn, uint dbi) => Put(txn, dbi, _key, _value);
-
-    internal static int Put(nint txn, uint dbi, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
-    {
-        fixed (byte* keyBytes = key)
-        fixed (byte* valueBytes = value)
-        {
-            var mdbKey = new MDB_val(keyBytes, key.Length);
-            var mdbValue = new MDB_val(valueBytes, value.Length);
-            return mdb_put(txn, dbi, &mdbKey, &mdbValue, 0);
-        }
-    }
+    public MDBResultCode Apply(LightningTransaction txn, LightningDatabase db) => txn.Put(db, _key, _value);
 }
 
 /// <summary>Many keys and values in one transaction: all of them commit, or none.</summary>
@@ -59,23 +48,23 @@ internal readonly struct LmdbPutAll(IReadOnlyList<KeyValuePair<byte[], byte[]>> 
 {
     public long Bytes => items.Sum(static item => item.Key.Length + (long)item.Value.Length);
 
-    public int Apply(nint txn, uint dbi)
+    public MDBResultCode Apply(LightningTransaction txn, LightningDatabase db)
     {
         for (int i = 0; i < items.Count; i++)
         {
-            int rc = LmdbPut.Put(txn, dbi, items[i].Key, items[i].Value);
-            if (rc != MDB_SUCCESS)
+            MDBResultCode rc = txn.Put(db, items[i].Key.AsSpan(), items[i].Value.AsSpan());
+            if (rc != MDBResultCode.Success)
             {
                 return rc;
             }
         }
 
-        return MDB_SUCCESS;
+        return MDBResultCode.Success;
     }
 }
 
 /// <summary>Removes a key; <see cref="Removed"/> says whether it was there.</summary>
-internal unsafe ref struct LmdbDelete(ReadOnlySpan<byte> key) : ILmdbWrite
+internal ref struct LmdbDelete(ReadOnlySpan<byte> key) : ILmdbWrite
 {
     private readonly ReadOnlySpan<byte> _key = key;
 
@@ -83,41 +72,34 @@ internal unsafe ref struct LmdbDelete(ReadOnlySpan<byte> key) : ILmdbWrite
 
     public readonly long Bytes => _key.Length;
 
-    public int Apply(nint txn, uint dbi)
+    public MDBResultCode Apply(LightningTransaction txn, LightningDatabase db)
     {
-        fixed (byte* keyBytes = _key)
-        {
-            var mdbKey = new MDB_val(keyBytes, _key.Length);
-            int rc = mdb_del(txn, dbi, &mdbKey, null);
-            Removed = rc == MDB_SUCCESS;
-            return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-        }
+        MDBResultCode rc = txn.Delete(db, _key);
+        Removed = rc == MDBResultCode.Success;
+        return rc == MDBResultCode.NotFound ? MDBResultCode.Success : rc;
     }
 }
 
 /// <summary>Looks a key up and hands the mapped value, or its absence, to <typeparamref name="TFound"/>.</summary>
-internal readonly unsafe ref struct LmdbGet<TFound, TResult>(ReadOnlySpan<byte> key, TFound found) : ILmdbRead<TResult>
+/// <remarks>
+/// <c>tx.Get</c> and its code, not LightningDB's <c>TryGet</c> and <c>ContainsKey</c> extensions: those report any
+/// failure (MDB_MAP_RESIZED among them) as an absent key.
+/// </remarks>
+internal readonly ref struct LmdbGet<TFound, TResult>(ReadOnlySpan<byte> key, TFound found) : ILmdbRead<TResult>
     where TFound : struct, ILmdbFound<TResult>
 {
     private readonly ReadOnlySpan<byte> _key = key;
 
-    public int Run(nint txn, uint dbi, out TResult result)
+    public MDBResultCode Run(LightningTransaction txn, LightningDatabase db, out TResult result)
     {
-        MDB_val value;
-        int rc;
-        fixed (byte* keyBytes = _key)
-        {
-            var lookup = new MDB_val(keyBytes, _key.Length);
-            rc = mdb_get(txn, dbi, &lookup, &value);
-        }
-
-        // The value points into the map: it is used before the transaction is reset.
+        // The value is an MDBValue pointing into the map: read before the transaction is reset, copied by TFound.
+        (MDBResultCode rc, _, MDBValue value) = txn.Get(db, _key);
         result = rc switch
         {
-            MDB_SUCCESS => found.Found(value.AsSpan()),
-            MDB_NOTFOUND => found.Absent(),
+            MDBResultCode.Success => found.Found(value.AsSpan()),
+            MDBResultCode.NotFound => found.Absent(),
             _ => default!,
         };
-        return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+        return rc == MDBResultCode.NotFound ? MDBResultCode.Success : rc;
     }
 }

@@ -5,6 +5,8 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Lmdb;
 
+using LightningDB;
+
 using Xunit.Abstractions;
 
 namespace KvBench.Tests.Stores;
@@ -34,7 +36,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         Assert.Equal(bigValue, store.Get(bigKey));
         Assert.True(store.MapBytes > written, $"map {store.MapBytes} bytes for {written} bytes written");
         Assert.InRange(store.MapResizes, 1, 16);
-        output.WriteLine($"{LmdbNative.Version}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map {store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
+        output.WriteLine($"{LmdbNativeLibrary.Description}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map {store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
     }
 
     [Fact]
@@ -148,13 +150,14 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     }
 
     [Theory]
-    [InlineData(Durability.Buffered, StoreAccess.ReadWrite, LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOTLS)]
-    [InlineData(Durability.Synced, StoreAccess.ReadWrite, LmdbNative.MDB_NOTLS)]
-    [InlineData(Durability.Buffered, StoreAccess.ReadOnly, LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY)]
-    [InlineData(Durability.Synced, StoreAccess.Secondary, LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY)]
-    public void Durability_and_access_choose_the_environment_flags(Durability durability, StoreAccess access, uint expected)
+    [InlineData(Durability.Buffered, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage)]
+    [InlineData(Durability.Synced, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoThreadLocalStorage)]
+    [InlineData(Durability.Buffered, StoreAccess.ReadOnly, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
+    [InlineData(Durability.Synced, StoreAccess.Secondary, EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
+    public void Durability_and_access_choose_the_environment_flags(Durability durability, StoreAccess access, EnvironmentOpenFlags expected)
     {
-        const uint Relevant = LmdbNative.MDB_NOSYNC | LmdbNative.MDB_NOMETASYNC | LmdbNative.MDB_WRITEMAP | LmdbNative.MDB_NOTLS | LmdbNative.MDB_RDONLY;
+        const EnvironmentOpenFlags Relevant = EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoMetaSync | EnvironmentOpenFlags.WriteMap
+            | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly;
         using var directory = new TempDirectory();
         using (StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path }))
         {
@@ -167,35 +170,37 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void Put_TryGet_and_ContainsKey_allocate_nothing_once_warm()
+    public void TryGet_and_ContainsKey_allocate_nothing_and_Put_only_LightningDBs_transaction_once_warm()
     {
+        const int Rounds = 1_000;
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
         byte[] key = TestData.Key(1);
         byte[] missing = TestData.Key(2);
         byte[] value = TestData.Bytes(1028, seed: 3);
         var buffer = new ArrayBufferWriter<byte>(value.Length);
-        void Round()
+        void Put() => store.Put(key, value);
+        void Read()
         {
-            store.Put(key, value);
             buffer.ResetWrittenCount();
             store.TryGet(key, buffer);
             store.ContainsKey(key);
             store.ContainsKey(missing);
         }
 
-        for (int i = 0; i < 200; i++)
-        {
-            Round();
-        }
+        long putBytes = AllocatedPerRound(Put, Rounds);
+        long readBytes = AllocatedPerRound(Read, Rounds);
 
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 1_000; i++)
-        {
-            Round();
-        }
+        // What LightningDB allocates to begin and end one write transaction, measured on an environment of its own.
+        using var bare = new TempDirectory();
+        using var environment = new LightningEnvironment(bare.Path);
+        environment.Open(EnvironmentOpenFlags.NoSync);
+        long transactionBytes = AllocatedPerRound(() => environment.BeginTransaction().Dispose(), Rounds);
 
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        output.WriteLine($"per Put {putBytes} B, per LightningDB write transaction {transactionBytes} B, per TryGet + 2 ContainsKey {readBytes} B");
+        Assert.Equal(0, readBytes);
+        Assert.True(transactionBytes > 0);
+        Assert.Equal(transactionBytes, putBytes);
         Assert.Equal(value, buffer.WrittenSpan.ToArray());
     }
 
@@ -210,6 +215,25 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         Assert.True(declared.GrowsWithoutRestart);
         Assert.True(declared.OrderedPrefixScan);
         Assert.Equal(DurabilityTiers.All, declared.Durability);
-        Assert.StartsWith("LMDB 0.9.", LmdbNative.Version, StringComparison.Ordinal);
+        Assert.Equal(LmdbNativeLibrary.IsDebianFallback ? 0 : 1, LmdbNativeLibrary.LmdbVersion.Major);
+    }
+
+    /// <summary>Bytes this thread allocates per call of <paramref name="round"/>, after as many calls to warm it.</summary>
+    private static long AllocatedPerRound(Action round, int rounds)
+    {
+        for (int i = 0; i < rounds; i++)
+        {
+            round();
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < rounds; i++)
+        {
+            round();
+        }
+
+        long total = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, total % rounds);
+        return total / rounds;
     }
 }

@@ -1,21 +1,60 @@
+using System.Buffers;
+
 using KvBench.Benchmarks.Targets.Raw;
 using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
 
-using static KvBench.Stores.Lmdb.LmdbNative;
+using LightningDB;
 
 namespace KvBench.Benchmarks.Targets.Naive;
 
 /// <summary>
-/// <c>LMDB_naive</c>: every read, HaveKey included, in a read-write transaction of its own (mdb_txn_begin without
-/// MDB_RDONLY), ended with an abort as a disposed, uncommitted transaction is. That is what code that opens "a
-/// transaction" for everything does: each read then waits for LMDB's writer lock, which serialises it with every
-/// writer in every process, instead of reading a snapshot. Same environment, flags and map as the tuned row.
+/// <c>LMDB_naive</c>: LightningDB as its README shows it: every operation in a transaction of its own that opens the
+/// database again (<c>BeginTransaction</c>, <c>OpenDatabase</c>, then <c>Put</c> and <c>Commit</c>, or with
+/// <c>TransactionBeginFlags.ReadOnly</c> a read), reads through the package's <c>TryGet</c> into a new <c>byte[]</c>
+/// and HaveKey through its <c>ContainsKey</c>; LightningDB's default open flags, so each thread keeps its reader slot
+/// (no <c>NoThreadLocalStorage</c>) and a read-only transaction is begun and aborted per read instead of renewed.
 /// </summary>
+/// <remarks>
+/// Errors are still thrown (<c>ThrowOnError</c>, the package's own), so a failed write cannot pass for a fast one. Two
+/// settings stay the tuned row's: <c>NoSync</c>, because every row of the point-operation table is measured at the
+/// Buffered tier (LightningDB's default flushes each commit to the device, a different tier, measured in the synced
+/// table), and the map size, because the README's default map (10 MiB) fails the preload with MDB_MAP_FULL.
+/// </remarks>
 [PointVariant(StoreNames.Lmdb, RowVariantKind.Naive)]
-internal sealed class LmdbNaive(string directory) : LmdbTarget(directory)
+internal sealed class LmdbNaive(string directory) : LmdbTarget(directory, EnvironmentOpenFlags.NoSync)
 {
-    protected override nint BeginRead() => BeginWrite();
+    public override void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        using LightningTransaction txn = Env.BeginTransaction();
+        using LightningDatabase db = txn.OpenDatabase(configuration: new DatabaseConfiguration { Flags = DatabaseOpenFlags.Create });
+        txn.Put(db, key, value).ThrowOnError();
+        txn.Commit().ThrowOnError();
+    }
 
-    protected override void EndRead(nint txn) => mdb_txn_abort(txn);
+    public override bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        byte[]? value = Get(key);
+        if (value is null)
+        {
+            return false;
+        }
+
+        destination.Write(value);
+        return true;
+    }
+
+    public override byte[]? Get(ReadOnlySpan<byte> key)
+    {
+        using LightningTransaction txn = Env.BeginTransaction(TransactionBeginFlags.ReadOnly);
+        using LightningDatabase db = txn.OpenDatabase();
+        return txn.TryGet(db, key, out byte[]? value) ? value : null;
+    }
+
+    public override bool ContainsKey(ReadOnlySpan<byte> key)
+    {
+        using LightningTransaction txn = Env.BeginTransaction(TransactionBeginFlags.ReadOnly);
+        using LightningDatabase db = txn.OpenDatabase();
+        return txn.ContainsKey(db, key);
+    }
 }
