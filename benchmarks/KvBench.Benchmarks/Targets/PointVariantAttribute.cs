@@ -12,4 +12,10 @@ internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : A
     public string Row { get; } = row;
 
     public RowVariantKind Kind { get; } = kind;
+
+    /// <summary>
+    /// The one value size the variant is measured at, for a variant whose every case costs the run seconds (0: every
+    /// size of <see cref="PointOperations.ValueBytes"/>). Its ratio cells at other sizes read "not measured".
+    /// </summary>
+    public int OnlyValueBytes { get; init; }
 }

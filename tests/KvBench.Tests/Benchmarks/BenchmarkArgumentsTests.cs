@@ -5,6 +5,7 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks;
+using KvBench.Stores;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -41,6 +42,18 @@ public sealed class BenchmarkArgumentsTests
             Assert.Equal(RunStrategy.Throughput, benchmarkCase.Job.Run.RunStrategy);
             Assert.False(benchmarkCase.Job.Run.HasValue(RunMode.IterationCountCharacteristic), "BenchmarkDotNet's default job lets its pilot choose the iterations.");
         });
+    }
+
+    [Fact]
+    public void A_variant_measured_at_one_value_size_runs_only_there_and_its_row_at_every_size()
+    {
+        BenchmarkCase[] cases = BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(KvBenchConfig.EvaluationJob)).BenchmarksCases;
+        int[] SizesOf(string type) => [.. cases.Where(c => (string)c.Parameters[nameof(PointOperations.Type)] == type).Select(c => (int)c.Parameters[nameof(PointOperations.ValueBytes)]).Distinct().Order()];
+
+        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_raw"));
+        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_naive"));
+        Assert.Equal([128, 1028], SizesOf(StoreNames.LiteDb));
+        Assert.Equal([128, 1028], SizesOf(StoreNames.SqliteWal + "_raw"));
     }
 
     private static BenchmarkCase[] Cases(Type benchmark, params string[] args)

@@ -1,6 +1,7 @@
 using System.Buffers;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -17,7 +18,7 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// Opening a database per operation builds an engine (file handles, header page, caches) and disposing it checkpoints
 /// the log into the data file with an fsync, as the shared row's per-operation engine does, without its mutex.
 /// </remarks>
-[PointVariant(StoreNames.LiteDb, RowVariantKind.Naive)]
+[PointVariant(StoreNames.LiteDb, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class LiteDbNaive(string directory) : IPointTarget
 {
     private readonly string _path = Path.Combine(directory, "naive.db");

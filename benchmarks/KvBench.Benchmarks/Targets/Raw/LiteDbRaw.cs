@@ -1,6 +1,7 @@
 using System.Buffers;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.LiteDb;
@@ -18,7 +19,7 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// The adapter adds StoreAdapter's lifetime gate, error typing and key/value checks; adapter ÷ raw is what they cost.
 /// Both pay LiteDB's own costs alike: a whole engine built and disposed per operation under the named mutex.
 /// </remarks>
-[PointVariant(StoreNames.LiteDb, RowVariantKind.Raw)]
+[PointVariant(StoreNames.LiteDb, RowVariantKind.Raw, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class LiteDbRaw(string directory) : IPointTarget
 {
     private readonly LiteDatabase _database = new(LiteDbRows.ConnectionString(directory, ConnectionType.Shared, readOnly: false));
