@@ -10,7 +10,8 @@ using KvBench.Stores;
 namespace KvBench.Benchmarks;
 
 /// <summary>
-/// One Put, Get or HaveKey per call on a dataset preloaded to <see cref="DefaultRecordCount"/> records, for every row:
+/// One Put, Get or HaveKey per call on a dataset preloaded to <see cref="DefaultRecordCount"/> records (fewer for a row
+/// that builds an engine per operation: <see cref="PreloadedRecords"/>), for every row:
 /// each catalog row (Buffered durability), its raw-driver baseline (<c>_raw</c>) and its naive usages (<c>_naive</c>).
 /// Keys are 9 bytes from a fixed-seed <see cref="RecordSet"/>; Put overwrites existing keys round-robin, each time with
 /// the next version of the key's value, so the dataset keeps its size and every measured write changes the bytes its key
@@ -44,7 +45,7 @@ public class PointOperations
     [Params(128, 1028)]
     public int ValueBytes { get; set; } = 128;
 
-    /// <summary>How many records are preloaded; tests shrink it.</summary>
+    /// <summary>How many records are preloaded; tests shrink it, and <see cref="PreloadedRecords"/> for some rows.</summary>
     public int RecordCount { get; set; } = DefaultRecordCount;
 
     /// <summary>Every row that can be opened here (see <see cref="PointTargets"/>).</summary>
@@ -53,6 +54,7 @@ public class PointOperations
     [GlobalSetup]
     public void Setup()
     {
+        RecordCount = PreloadedRecords.For(Type, RecordCount);
         _records = new VersionedRecords(new RecordSet(ValueBytes), RecordCount);
         _dataset = Dataset.For(Type, ValueBytes, RecordCount);
         _target = _dataset.Open(

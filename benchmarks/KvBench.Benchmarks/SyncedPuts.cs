@@ -50,6 +50,7 @@ public class SyncedPuts
     [GlobalSetup]
     public void Setup()
     {
+        RecordCount = PreloadedRecords.For(Type, RecordCount);
         _records = new VersionedRecords(new RecordSet(ValueBytes), RecordCount);
         _dataset = Dataset.For(Type, ValueBytes, RecordCount);
 

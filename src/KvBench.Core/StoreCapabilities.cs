@@ -31,4 +31,11 @@ public sealed record StoreCapabilities
     /// <see cref="Durability"/> is <see cref="DurabilityTiers.None"/>.
     /// </summary>
     public bool WritesSurviveKillBeforeFlush { get; init; } = true;
+
+    /// <summary>
+    /// Whether every acknowledged write has reached the device whichever tier was asked for: a store that flushes per
+    /// write on its own (LiteDB's shared connection checkpoints as each operation closes its engine). Its Buffered writes
+    /// are Synced ones, and the tables say so rather than set them beside Buffered rows unmarked.
+    /// </summary>
+    public bool SyncsEveryWrite { get; init; }
 }

@@ -17,8 +17,8 @@ public static class StoreCatalog
         Sqlite(StoreNames.SqliteWal, static (name, options) => new SqliteWriterReadersStore(name, new BlobKeySchema(), options)),
         Sqlite(StoreNames.SqliteScalar, static (name, options) => new SqliteWriterReadersStore(name, new ScalarKeySchema(), options)),
         new(StoreNames.Lmdb, LmdbStore.Declared, static (name, options) => new LmdbStore(name, options), LmdbStore.HoldsStore, LmdbStore.CheckAvailability, LmdbStore.Engine, LmdbStore.ClassifyError),
-        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
-        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.Open, HoldsStore: null, LiteDbRows.CheckAvailability),
+        new(StoreNames.LiteDb, LiteDbRows.SharedDeclared, LiteDbRows.OpenShared, LiteDbRows.HoldsStore, Engine: LiteDbRows.Engine, ClassifyError: LiteDbRows.ClassifyError),
+        new(StoreNames.LiteDbDirect, LiteDbRows.DirectDeclared, LiteDbRows.OpenDirect, LiteDbRows.HoldsStore, Engine: LiteDbRows.Engine, ClassifyError: LiteDbRows.ClassifyError),
         new(StoreNames.RocksDb, RocksDbStore.Declared, static (name, options) => new RocksDbStore(name, options), RocksDbStore.HoldsStore, RocksDbStore.CheckAvailability, RocksDbStore.Engine, RocksDbStore.ClassifyError),
         new(StoreNames.Faster, FasterStore.Declared, static (name, options) => new FasterStore(name, options), FasterStore.HoldsStore, Engine: FasterStore.Engine, ClassifyError: FasterStore.ClassifyError),
         new(StoreNames.FileSystem, FileSystemStore.Declared, static (name, options) => new FileSystemStore(name, options), FileSystemStore.HoldsStore, FileSystemStore.CheckAvailability, FileSystemStore.Engine),
@@ -135,8 +135,7 @@ public static class StoreCatalog
     /// <param name="Open">Opens the store, given the row name and options.</param>
     /// <param name="HoldsStore">
     /// Whether a directory (full path) holds a store of this row's kind, looked at before a read-only or secondary open;
-    /// <see langword="null"/> for a row that keeps no files (Memory) or has no adapter here (LiteDB: unavailable, which
-    /// the catalog says before it would look).
+    /// <see langword="null"/> for a row that keeps no files (Memory).
     /// </param>
     /// <param name="CheckAvailability">
     /// Says why the store cannot be had here (its package is not served, its native library does not load), or

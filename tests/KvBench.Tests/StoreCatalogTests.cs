@@ -67,5 +67,6 @@ public sealed class StoreCatalogTests
         Assert.Contains("Microsoft.Data.Sqlite 10.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
         Assert.Contains("SQLite 3.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
         Assert.Contains("Microsoft.FASTER.Core 2.", StoreCatalog.Engine(StoreNames.Faster), StringComparison.Ordinal);
+        Assert.Contains("LiteDB 5.", StoreCatalog.Engine(StoreNames.LiteDbDirect), StringComparison.Ordinal);
     }
 }

@@ -7,6 +7,7 @@ using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
 
+using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 
 namespace KvBench.Benchmarks;
@@ -41,6 +42,11 @@ internal static class KvBenchConfig
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
+            // A variant measured at one value size only (PointVariantAttribute.OnlyValueBytes) leaves out its other cases.
+            .AddFilter(new SimpleFilter(static benchmarkCase =>
+                benchmarkCase.Parameters[nameof(PointOperations.Type)] is not string type
+                || benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes
+                || PointTargets.Measures(type, valueBytes)))
             // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
             .WithOption(ConfigOptions.StopOnFirstError, true);
         return job is null ? config : config.AddJob(job);

@@ -18,6 +18,12 @@ internal static class PointTargets
         .Where(found => found.Variant is not null && StoreCatalog.AvailableNames.Contains(found.Variant.Row))
         .ToDictionary(found => RowVariants.Name(found.Variant!.Row, found.Variant.Kind), found => found.Type, StringComparer.Ordinal);
 
+    /// <summary>Whether a run measures <paramref name="name"/> at <paramref name="valueBytes"/> (see <see cref="PointVariantAttribute.OnlyValueBytes"/>).</summary>
+    public static bool Measures(string name, int valueBytes) =>
+        !s_variants.TryGetValue(name, out Type? type)
+        || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes is 0
+        || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes == valueBytes;
+
     /// <summary>Every row in table order: a catalog row, then its raw baseline, then its naive usage.</summary>
     public static IReadOnlyList<string> Names { get; } = [.. StoreCatalog.AvailableNames.SelectMany(VariantsOf)];
 

@@ -18,4 +18,10 @@ internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : A
     /// variant that keeps one connection, transaction or scratch file serves one thread only.
     /// </summary>
     public bool ManyThreads { get; init; }
+
+    /// <summary>
+    /// The one value size the variant is measured at, for a variant whose every case costs the run seconds (0: every
+    /// size of <see cref="PointOperations.ValueBytes"/>). Its ratio cells at other sizes read "not measured".
+    /// </summary>
+    public int OnlyValueBytes { get; init; }
 }

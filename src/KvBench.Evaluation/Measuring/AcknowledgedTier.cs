@@ -27,6 +27,11 @@ public static class AcknowledgedTier
             return MemoryOnly;
         }
 
-        return declared.WritesSurviveKillBeforeFlush ? tier.ToString() : MemoryUntilFlush;
+        if (!declared.WritesSurviveKillBeforeFlush)
+        {
+            return MemoryUntilFlush;
+        }
+
+        return declared.SyncsEveryWrite ? Durability.Synced.ToString() : tier.ToString();
     }
 }

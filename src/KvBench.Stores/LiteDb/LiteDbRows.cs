@@ -1,21 +1,24 @@
 using KvBench.Core;
 
+using LiteDB;
+
 namespace KvBench.Stores.LiteDb;
 
 /// <summary>
 /// LiteDB's two rows, <see cref="StoreNames.LiteDb"/> (shared connection) and <see cref="StoreNames.LiteDbDirect"/>
-/// (direct connection). They stay in the catalog so every table shows them with the reason they have no numbers here:
-/// the LiteDB package cannot be restored on this machine, and it is pure managed code, so no system library can stand
-/// in for it. There is no adapter until the package can be had.
+/// (direct connection): what each claims, how each opens, and what LiteDB's errors mean. Both use
+/// <see cref="LiteDbStore"/>; only the connection mode differs.
 /// </summary>
 internal static class LiteDbRows
 {
-    /// <summary>Why neither row can be opened here: what restore says.</summary>
-    internal const string UnavailableReason =
-        "the LiteDB package is not served by this machine's NuGet source: `dotnet add package LiteDB` says \"There are no "
-        + "versions available for the package 'LiteDB'\", and `dotnet add package LiteDB -v 5.0.21` (or 5.0.17) fails with "
-        + "NU1101 \"Unable to find package LiteDB. No packages exist with this id in source(s): nuget.org\". LiteDB is pure "
-        + "managed code, so no system package can stand in for it.";
+    /// <summary>The data file; LiteDB keeps its write-ahead log beside it as <c>kv-log.db</c>.</summary>
+    internal const string DataFileName = "kv.db";
+
+    /// <summary>
+    /// What LiteDB writes on its own after acknowledging: a checkpoint copies up to 1,000 log pages of 8 KiB (its
+    /// automatic checkpoint size) into the data file, and the log may hold a transaction that large besides.
+    /// </summary>
+    internal const long ReservedFreeBytes = 32L << 20;
 
     /// <summary>
     /// LiteDB 5.0.x limits an index key to 1,023 bytes (MAX_INDEX_KEY_LENGTH), counting a type byte and a length byte
@@ -31,23 +34,65 @@ internal static class LiteDbRows
     /// </summary>
     private const int MaxValueBytes = 16_683_050 - 23 - MaxKeyBytes;
 
-    /// <summary>The shared-connection row: several processes read and write the file, each open locking a named mutex.</summary>
-    internal static StoreCapabilities SharedDeclared { get; } = Declared(MultiProcessLevel.Shared);
+    /// <summary>
+    /// The shared-connection row: several processes read and write the file, each operation building an engine under a
+    /// named mutex. Closing that engine checkpoints, which fsyncs the data file: every write is Synced before it is
+    /// acknowledged, whichever tier was asked for (see <see cref="LiteDbStore"/>).
+    /// </summary>
+    internal static StoreCapabilities SharedDeclared { get; } = Declared(MultiProcessLevel.Shared) with { SyncsEveryWrite = true };
 
     /// <summary>
-    /// The direct-connection row. LiteDB alone does not stop a second process on Linux (it can open the file and write,
-    /// losing data), so this row would hold <see cref="StoreDirectoryLock"/> and be one process at a time.
+    /// The direct-connection row. LiteDB alone does not stop a second process on Linux (it opens the file and writes,
+    /// and the first keeps a stale view), so this row holds <see cref="StoreDirectoryLock"/> and is one process at a time.
     /// </summary>
     internal static StoreCapabilities DirectDeclared { get; } = Declared(MultiProcessLevel.Exclusive);
 
-    /// <summary>The rows' availability check: always the restore failure.</summary>
-    internal static string? CheckAvailability() => UnavailableReason;
+    /// <summary>Opens the shared-connection row.</summary>
+    internal static IKeyValueStore OpenShared(string name, StoreOptions options) => new LiteDbStore(name, SharedDeclared, ConnectionType.Shared, options);
+
+    /// <summary>Opens the direct-connection row.</summary>
+    internal static IKeyValueStore OpenDirect(string name, StoreOptions options) => new LiteDbStore(name, DirectDeclared, ConnectionType.Direct, options);
+
+    /// <summary>Whether <paramref name="directory"/> holds a LiteDB store: its data file.</summary>
+    internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
+
+    internal static string Engine() => $"LiteDB {PackageVersion.Of("LiteDB")}";
 
     /// <summary>
-    /// The rows' open delegate. The catalog refuses an unavailable row before it gets here; should anything call it
-    /// directly, it gives the same answer.
+    /// The connection string both rows and the raw baselines use: the file, the mode, read-only or not; everything else
+    /// LiteDB's default (no collation: keys are binaries, which no collation touches).
     /// </summary>
-    internal static IKeyValueStore Open(string name, StoreOptions options) => throw new StoreUnavailableException(name, UnavailableReason);
+    internal static ConnectionString ConnectionString(string directory, ConnectionType connection, bool readOnly) => new()
+    {
+        Filename = Path.Combine(directory, DataFileName),
+        Connection = connection,
+        ReadOnly = readOnly,
+    };
+
+    /// <summary>
+    /// What LiteDB's exceptions mean. <see cref="LiteException"/> names a file that is not a LiteDB database
+    /// (INVALID_DATABASE) and a page or structure that fails its checks (INVALID_DATAFILE_STATE, INVALID_FREE_SPACE_PAGE,
+    /// INVALID_FORMAT); any other is a failure of the store. The plain .NET exceptions a damaged page raises are typed
+    /// before they get here, by <see cref="IsDamage"/>.
+    /// </summary>
+    internal static StoreFailure ClassifyError(Exception error) => error switch
+    {
+        LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE or LiteException.INVALID_FORMAT } => StoreFailure.Damaged,
+        LiteException or IOException or UnauthorizedAccessException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
+
+    /// <summary>
+    /// Whether an exception LiteDB raised while opening or serving a valid call means its file is damaged: LiteDB reads
+    /// page headers, lengths and BSON type bytes without checksums, so flipped bits surface as whatever its readers trip
+    /// over. Seen here with flipped bits in the data file: NotSupportedException ("BSON type not supported"),
+    /// NotImplementedException; index, cast and length errors are the same trip in other places. The adapter checks
+    /// every key and value before LiteDB sees it, so none of these comes from the caller's input. The contract passes
+    /// such exceptions on unchanged as caller errors, hence this check ahead of it.
+    /// </summary>
+    internal static bool IsDamage(Exception error) => error is NotSupportedException or NotImplementedException
+        or InvalidCastException or IndexOutOfRangeException or ArgumentException or OverflowException
+        or KeyNotFoundException or NullReferenceException or EndOfStreamException or InvalidOperationException;
 
     private static StoreCapabilities Declared(MultiProcessLevel multiProcess) => new()
     {
@@ -57,8 +102,6 @@ internal static class LiteDbRows
         MultiProcess = multiProcess,
         // _id is a skip-list index and binary keys compare byte by byte, so a prefix is a range seek.
         OrderedPrefixScan = true,
-        // A commit reaches LiteDB's log file without a device flush (the flush comes at checkpoint): a killed process
-        // loses nothing, a power cut may lose the last commits.
-        Durability = DurabilityTiers.Buffered,
+        Durability = DurabilityTiers.All,
     };
 }

@@ -68,6 +68,18 @@ public sealed class BenchmarkArgumentsTests
         Assert.DoesNotContain(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Lmdb}_raw" && ThreadsOf(benchmarkCase) > 1);
     }
 
+    [Fact]
+    public void A_variant_measured_at_one_value_size_runs_only_there_and_its_row_at_every_size()
+    {
+        BenchmarkCase[] cases = BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(KvBenchConfig.EvaluationJob)).BenchmarksCases;
+        int[] SizesOf(string type) => [.. cases.Where(c => (string)c.Parameters[nameof(PointOperations.Type)] == type).Select(c => (int)c.Parameters[nameof(PointOperations.ValueBytes)]).Distinct().Order()];
+
+        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_raw"));
+        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_naive"));
+        Assert.Equal([128, 1028], SizesOf(StoreNames.LiteDb));
+        Assert.Equal([128, 1028], SizesOf(StoreNames.SqliteWal + "_raw"));
+    }
+
     private static string TypeOf(BenchmarkCase benchmarkCase) => (string)benchmarkCase.Parameters[nameof(PointOperations.Type)];
 
     private static int ThreadsOf(BenchmarkCase benchmarkCase) => (int)benchmarkCase.Parameters[nameof(ThreadedPointOperations.Threads)];
