@@ -29,10 +29,10 @@ internal sealed class RocksDbRaw : IPointTarget
     private readonly WriteOptions _writeOptions = new WriteOptions().SetSync(false);
 
     [ThreadStatic]
-    private static byte[]? t_key;
+    private static byte[]? s_key;
 
     [ThreadStatic]
-    private static byte[]? t_value;
+    private static byte[]? s_value;
 
     public RocksDbRaw(string directory)
     {
@@ -46,7 +46,7 @@ internal sealed class RocksDbRaw : IPointTarget
     public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
         byte[] keyArray = KeyArray(key);
-        byte[] value = t_value ??= new byte[4096];
+        byte[] value = s_value ??= new byte[4096];
         long length = _db.Get(keyArray, value, 0, value.Length, cf: null, _readOptions);
         if (length < 0)
         {
@@ -55,7 +55,7 @@ internal sealed class RocksDbRaw : IPointTarget
 
         if (length > value.Length)
         {
-            t_value = value = new byte[length];
+            s_value = value = new byte[length];
             length = _db.Get(keyArray, value, 0, value.Length, cf: null, _readOptions);
         }
 
@@ -72,7 +72,7 @@ internal sealed class RocksDbRaw : IPointTarget
 
     private static byte[] KeyArray(ReadOnlySpan<byte> key)
     {
-        byte[] array = t_key is { } kept && kept.Length == key.Length ? kept : t_key = new byte[key.Length];
+        byte[] array = s_key is { } kept && kept.Length == key.Length ? kept : s_key = new byte[key.Length];
         key.CopyTo(array);
         return array;
     }
