@@ -6,6 +6,7 @@ using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
@@ -32,7 +33,12 @@ internal static class KvBenchConfig
     /// out-of-process toolchain is kept: 0.14.0 builds and runs a net10.0 benchmark process (checked), and a process per
     /// case keeps one row's heap and threads from disturbing the next row's numbers.
     /// </summary>
-    public static IConfig Create(Job? job)
+    /// <param name="job">The job, or <see langword="null"/> for each class's default.</param>
+    /// <param name="rows">
+    /// Only the cases whose <c>Type</c> is one of these catalog rows or a variant of one (<c>_raw</c>, <c>_naive</c>);
+    /// <see langword="null"/> for every row.
+    /// </param>
+    public static IConfig Create(Job? job, IReadOnlyCollection<string>? rows = null)
     {
         ManualConfig config = ManualConfig.CreateEmpty()
             .AddLogger(DefaultConfig.Instance.GetLoggers().ToArray())
@@ -42,14 +48,26 @@ internal static class KvBenchConfig
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
-            // A variant measured at one value size only (PointVariantAttribute.OnlyValueBytes) leaves out its other cases.
-            .AddFilter(new SimpleFilter(static benchmarkCase =>
-                benchmarkCase.Parameters[nameof(PointOperations.Type)] is not string type
-                || benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes
-                || PointTargets.Measures(type, valueBytes)))
+            .AddFilter(new SimpleFilter(benchmarkCase => IsSelected(benchmarkCase, rows)))
             // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
             .WithOption(ConfigOptions.StopOnFirstError, true);
         return job is null ? config : config.AddJob(job);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="benchmarkCase"/> runs: a variant measured at one value size only
+    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>) leaves out its other cases, and with <paramref name="rows"/>
+    /// only those rows and their variants run.
+    /// </summary>
+    private static bool IsSelected(BenchmarkCase benchmarkCase, IReadOnlyCollection<string>? rows)
+    {
+        if (benchmarkCase.Parameters[nameof(PointOperations.Type)] is not string type)
+        {
+            return rows is null;
+        }
+
+        return (benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes || PointTargets.Measures(type, valueBytes))
+            && (rows is null || rows.Contains(RowVariants.Parse(type).Row));
     }
 
     /// <summary>
@@ -57,13 +75,5 @@ internal static class KvBenchConfig
     /// its default job. With <paramref name="rows"/>, only the cases whose <c>Type</c> is one of those catalog rows or a
     /// variant of one (<c>_raw</c>, <c>_naive</c>).
     /// </summary>
-    public static IConfig ForCommandLine(IReadOnlyCollection<string>? rows = null)
-    {
-        IConfig config = Create(job: null);
-        return rows is null
-            ? config
-            : ManualConfig.Create(config).AddFilter(new SimpleFilter(benchmarkCase =>
-                benchmarkCase.Parameters.Items.FirstOrDefault(parameter => parameter.Name == nameof(PointOperations.Type))?.Value is string type
-                && rows.Contains(RowVariants.Parse(type).Row)));
-    }
+    public static IConfig ForCommandLine(IReadOnlyCollection<string>? rows = null) => Create(job: null, rows);
 }

@@ -224,7 +224,7 @@ internal sealed class LmdbEnvironment : IDisposable
         TransactionBeginFlags beginFlags = flags.HasFlag(EnvironmentOpenFlags.ReadOnly) ? TransactionBeginFlags.ReadOnly : TransactionBeginFlags.None;
         try
         {
-            using LightningTransaction txn = env.BeginTransaction(beginFlags);
+            using LightningTransaction txn = BeginAdoptingGrowth(env, beginFlags);
 
             // The unnamed database always exists; its handle stays valid for the environment's life after the commit.
             LightningDatabase db = txn.OpenDatabase();
@@ -240,6 +240,27 @@ internal sealed class LmdbEnvironment : IDisposable
         catch (LightningException error)
         {
             throw From(error, "mdb_dbi_open");
+        }
+    }
+
+    /// <summary>
+    /// The open's first transaction. Another process may grow the map between the open's remap and this begin, which LMDB
+    /// refuses with MDB_MAP_RESIZED until the size it recorded is adopted; a writer growing the map without pause can do
+    /// so more than once, so the open adopts and tries again, a bounded number of times.
+    /// </summary>
+    private static LightningTransaction BeginAdoptingGrowth(LightningEnvironment env, TransactionBeginFlags flags)
+    {
+        const int Attempts = 100;
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return env.BeginTransaction(flags);
+            }
+            catch (LightningException error) when (CodeOf(error) == MDBResultCode.MapResized && attempt < Attempts)
+            {
+                Remap(env, 0);
+            }
         }
     }
 
