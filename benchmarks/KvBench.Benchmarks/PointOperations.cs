@@ -33,7 +33,7 @@ public class PointOperations
     public const int DefaultRecordCount = 5_000;
 
     private readonly ArrayBufferWriter<byte> _buffer = new();
-    private Dataset? _dataset;
+    private PreloadedTarget? _preloaded;
     private IPointTarget? _target;
     private VersionedRecords? _records;
 
@@ -45,7 +45,7 @@ public class PointOperations
     [Params(128, 1028)]
     public int ValueBytes { get; set; } = 128;
 
-    /// <summary>How many records are preloaded; tests shrink it, and <see cref="PreloadedRecords"/> for some rows.</summary>
+    /// <summary>How many records are preloaded; tests shrink it, and <see cref="PreloadedRecords"/> does for some rows.</summary>
     public int RecordCount { get; set; } = DefaultRecordCount;
 
     /// <summary>Every row that can be opened here (see <see cref="PointTargets"/>).</summary>
@@ -54,14 +54,9 @@ public class PointOperations
     [GlobalSetup]
     public void Setup()
     {
-        RecordCount = PreloadedRecords.For(Type, RecordCount);
-        _records = new VersionedRecords(new RecordSet(ValueBytes), RecordCount);
-        _dataset = Dataset.For(Type, ValueBytes, RecordCount);
-        _target = _dataset.Open(
-            Type,
-            open: path => PointTargets.Open(Type, path),
-            load: target => target.Load(_records.Records, RecordCount),
-            verify: target => _records.Adopt(key => target.Get(key)));
+        _preloaded = PreloadedTarget.Open(Type, ValueBytes, RecordCount);
+        _records = _preloaded.Records;
+        _target = _preloaded.Target;
 
         // Grown once here, so no measured Get pays for growing the reused buffer.
         _buffer.GetSpan(ValueBytes);
@@ -91,5 +86,5 @@ public class PointOperations
 
     /// <summary>Fails the case when any key does not hold the version written last: a skipped write is no result.</summary>
     [GlobalCleanup]
-    public void Cleanup() => Dataset.CloseChecked(_dataset, Type, _records, _target, key => _target!.Get(key));
+    public void Cleanup() => PreloadedTarget.CloseChecked(_preloaded);
 }

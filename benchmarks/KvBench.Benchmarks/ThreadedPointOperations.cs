@@ -37,7 +37,7 @@ public class ThreadedPointOperations
     /// <summary>Operations per invocation, shared by the threads: divisible by every <see cref="Threads"/> value.</summary>
     public const int OperationsPerInvoke = 4096;
 
-    private Dataset? _dataset;
+    private PreloadedTarget? _preloaded;
     private IPointTarget? _target;
     private VersionedRecords? _records;
     private Barrier? _start;
@@ -59,7 +59,7 @@ public class ThreadedPointOperations
     [Params(1, 2, 4)]
     public int Threads { get; set; } = 1;
 
-    /// <summary>How many records are preloaded; tests shrink it.</summary>
+    /// <summary>How many records are preloaded; tests shrink it, and <see cref="PreloadedRecords"/> does for some rows.</summary>
     public int RecordCount { get; set; } = PointOperations.DefaultRecordCount;
 
     /// <summary>Every adapter and raw row that can be opened here; naive usages are single-threaded questions.</summary>
@@ -73,13 +73,9 @@ public class ThreadedPointOperations
             throw new InvalidOperationException($"{Type} serves one thread only; it is measured at 1 thread.");
         }
 
-        _records = new VersionedRecords(new RecordSet(ValueBytes), RecordCount);
-        _dataset = Dataset.For(Type, ValueBytes, RecordCount);
-        _target = _dataset.Open(
-            Type,
-            open: path => PointTargets.Open(Type, path),
-            load: target => target.Load(_records.Records, RecordCount),
-            verify: target => _records.Adopt(key => target.Get(key)));
+        _preloaded = PreloadedTarget.Open(Type, ValueBytes, RecordCount);
+        _records = _preloaded.Records;
+        _target = _preloaded.Target;
 
         _start = new Barrier(Threads);
         _end = new Barrier(Threads);
@@ -111,7 +107,7 @@ public class ThreadedPointOperations
             _end!.Dispose();
         }
 
-        Dataset.CloseChecked(_dataset, Type, _records, _target, key => _target!.Get(key));
+        PreloadedTarget.CloseChecked(_preloaded);
     }
 
     /// <summary>Runs <paramref name="operation"/> on every thread's share of one invocation; throws what any thread threw.</summary>

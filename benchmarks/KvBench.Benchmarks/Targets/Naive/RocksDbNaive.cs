@@ -34,8 +34,7 @@ internal sealed class RocksDbNaive : IPointTarget
             return false;
         }
 
-        value.CopyTo(destination.GetSpan(value.Length));
-        destination.Advance(value.Length);
+        destination.Write(value);
         return true;
     }
 

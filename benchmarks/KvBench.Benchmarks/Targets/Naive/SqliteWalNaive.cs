@@ -58,8 +58,7 @@ internal sealed class SqliteWalNaive : IPointTarget
             return false;
         }
 
-        value.CopyTo(destination.GetSpan(value.Length));
-        destination.Advance(value.Length);
+        destination.Write(value);
         return true;
     }
 

@@ -47,8 +47,7 @@ internal sealed class MemoryRaw : IPointTarget
                 return false;
             }
 
-            value.CopyTo(destination.GetSpan(value.Length));
-            destination.Advance(value.Length);
+            destination.Write(value);
             return true;
         }
     }

@@ -50,8 +50,7 @@ internal abstract class SqliteRawTarget : IPointTarget
         if (found)
         {
             ReadOnlySpan<byte> value = raw.sqlite3_column_blob(_select, 0);
-            value.CopyTo(destination.GetSpan(value.Length));
-            destination.Advance(value.Length);
+            destination.Write(value);
         }
 
         raw.sqlite3_reset(_select);
