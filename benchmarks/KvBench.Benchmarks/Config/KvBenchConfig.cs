@@ -55,9 +55,9 @@ internal static class KvBenchConfig
     }
 
     /// <summary>
-    /// Whether <paramref name="benchmarkCase"/> runs: a variant measured at one value size only
-    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>) leaves out its other cases, and with <paramref name="rows"/>
-    /// only those rows and their variants run.
+    /// Whether <paramref name="benchmarkCase"/> runs: a variant or a method measured at one value size only
+    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperations.MeasuresAt"/>) leaves out its
+    /// other cases, and with <paramref name="rows"/> only those rows and their variants run.
     /// </summary>
     private static bool IsSelected(BenchmarkCase benchmarkCase, IReadOnlyCollection<string>? rows)
     {
@@ -66,7 +66,8 @@ internal static class KvBenchConfig
             return rows is null;
         }
 
-        return (benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes || PointTargets.Measures(type, valueBytes))
+        return (benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes
+                || (PointTargets.Measures(type, valueBytes) && PointOperations.MeasuresAt(benchmarkCase.Descriptor.WorkloadMethod.Name, valueBytes)))
             && (rows is null || rows.Contains(RowVariants.Parse(type).Row));
     }
 

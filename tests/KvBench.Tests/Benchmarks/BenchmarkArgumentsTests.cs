@@ -78,6 +78,11 @@ public sealed class BenchmarkArgumentsTests
         Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_naive"));
         Assert.Equal([128, 1028], SizesOf(StoreNames.LiteDb));
         Assert.Equal([128, 1028], SizesOf(StoreNames.SqliteWal + "_raw"));
+        Assert.Equal([128], SizesOf(StoreNames.SqliteWal + "_naive"));
+
+        // GetArray at one size, on every row; the other methods at both.
+        Assert.All(cases.Where(c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.GetArray)), c => Assert.Equal(128, (int)c.Parameters[nameof(PointOperations.ValueBytes)]));
+        Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Get) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
     }
 
     private static string TypeOf(BenchmarkCase benchmarkCase) => (string)benchmarkCase.Parameters[nameof(PointOperations.Type)];

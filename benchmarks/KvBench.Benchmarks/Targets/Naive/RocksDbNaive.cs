@@ -1,6 +1,7 @@
 using System.Buffers;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 
 using RocksDbSharp;
@@ -13,7 +14,7 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// (sync off: Buffered, like the tuned row) and <c>db.Get(byte[])</c>, which returns a new array on every call; the
 /// caller's spans become new arrays for it, and HaveKey is a Get compared with null.
 /// </summary>
-[PointVariant(StoreNames.RocksDb, RowVariantKind.Naive)]
+[PointVariant(StoreNames.RocksDb, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class RocksDbNaive : IPointTarget
 {
     private readonly RocksDb _db;

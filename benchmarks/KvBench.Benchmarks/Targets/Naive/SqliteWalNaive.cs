@@ -1,6 +1,7 @@
 using System.Buffers;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 using KvBench.Stores.Sqlite;
 
@@ -13,7 +14,7 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// (so SQLite parses and prepares the statement again), passes the key and value as new arrays and reads through
 /// <see cref="SqliteCommand.ExecuteScalar"/>. Same table, journal and <c>synchronous=NORMAL</c> as the tuned row.
 /// </summary>
-[PointVariant(StoreNames.SqliteWal, RowVariantKind.Naive)]
+[PointVariant(StoreNames.SqliteWal, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class SqliteWalNaive : IPointTarget
 {
     private const string Upsert = "INSERT INTO kv (key, value) VALUES ($key, $value) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
