@@ -4,10 +4,12 @@ namespace KvBench.Stores;
 
 /// <summary>
 /// Refuses writes with <see cref="StoreFullException"/> while the file system that holds a store has less than a reserve
-/// free, for engines that a full disk does not fail cleanly: measured on 2026-11-22 on a 16 MiB tmpfs, Debian's RocksDB
-/// 7.8.3 aborts the process (an assertion in its WAL writer, <c>sync_without_flush_called_</c>) on the first write
-/// that finds the disk full, and FASTER 2.6.5 blocks its writer for good once its log cannot flush a page. The reserve
-/// leaves room for what the engine writes on its own after acknowledging (a memtable flush, a log page, a checkpoint).
+/// free, for engines that a full disk does not fail cleanly or that write on their own after acknowledging: measured on
+/// a 16 MiB tmpfs, FASTER 2.6.5 blocks its writer for good once its log cannot flush a page, and LiteDB copies its log
+/// into the data file after the writes were acknowledged. The reserve leaves room for what the engine writes on its
+/// own (a log page, a checkpoint). RocksDB no longer takes one: Debian's 7.8.3 aborted the process on the first write
+/// that found the disk full (an assertion in its WAL writer), while the RocksDB package's 11.12.0 fails that write
+/// with "No space left on device" and keeps every acknowledged one.
 /// </summary>
 /// <remarks>
 /// <para>
