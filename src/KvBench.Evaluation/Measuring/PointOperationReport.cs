@@ -101,7 +101,18 @@ public static class PointOperationReport
         markdown.AppendLine();
         foreach (string row in rows)
         {
-            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {RowVariants.ReferenceOf(row)} |");
+            // A row with no such baseline at all (LiteDB_Direct: LiteDB's raw usage is one, measured beside LiteDB) says
+            // so once, rather than "not measured" in every column.
+            string? reference = RowVariants.ReferenceOf(row);
+            if (!results.Any(result => result.Row == reference))
+            {
+                markdown.Append(CultureInfo.InvariantCulture, $"| {row} | no {reference ?? "reference"} row |");
+                columns.ForEach(_ => markdown.Append(" - |"));
+                markdown.AppendLine();
+                continue;
+            }
+
+            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {reference} |");
             foreach ((string method, int valueBytes) in columns)
             {
                 RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes);

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
@@ -41,6 +43,15 @@ public static class AdrGenerator
         SqliteSuiteSettings? sqlite = null)
     {
         Directory.CreateDirectory(workDirectory);
+
+        // Each step says how long it took, so a run over its budget shows where the time went.
+        long stepStarted = Stopwatch.GetTimestamp();
+        void Took(string step)
+        {
+            log?.Invoke($"{step}: {Stopwatch.GetElapsedTime(stepStarted).TotalSeconds.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)} s");
+            stepStarted = Stopwatch.GetTimestamp();
+        }
+
         var measurements = new List<StoreMeasurement>();
         foreach (string name in StoreCatalog.AvailableNames)
         {
@@ -54,6 +65,8 @@ public static class AdrGenerator
             {
                 TryDelete(rowDirectory);
             }
+
+            Took($"Probing {name}");
         }
 
         IReadOnlyList<CrashRoundsResult>? crashes = null;
@@ -61,7 +74,7 @@ public static class AdrGenerator
         {
             int rounds = CrashRounds.RoundsFromEnvironment(settings.CrashRounds);
             log?.Invoke($"Crash rounds: {rounds} per row and tier...");
-            crashes = await RunCrashRoundsAsync(cli, rounds, Path.Combine(workDirectory, "crash")).ConfigureAwait(false);
+            crashes = await RunCrashRoundsAsync(cli, rounds, Path.Combine(workDirectory, "crash"), Took).ConfigureAwait(false);
         }
 
         (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads)? suites = null;
@@ -70,8 +83,10 @@ public static class AdrGenerator
         {
             log?.Invoke("Running YCSB A to F and the thread sweep on every row...");
             suites = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "workloads"), log);
+            Took("YCSB and the thread sweep");
             log?.Invoke($"Running the scale sweep ({string.Join(", ", workloads.ScaleRecords.Select(records => records.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))} records) on every row...");
             scale = WorkloadSuites.Scale(StoreCatalog.AvailableNames, workloads, Path.Combine(workDirectory, "scale"), log);
+            Took("The scale sweep");
         }
 
         IReadOnlyList<ImportContentionResult>? contended = null;
@@ -80,6 +95,7 @@ public static class AdrGenerator
             log?.Invoke("The ui alone and while the cli imports, on every row that keeps its data in files...");
             contended = await new ImportContention(cli, MultiProcessTimeouts)
                 .RunAsync(StoreCatalog.AvailableNames, contention, Path.Combine(workDirectory, "contention"), log: log).ConfigureAwait(false);
+            Took("The ui while the cli imports");
         }
 
         SqliteResults? sqliteResults = null;
@@ -87,6 +103,7 @@ public static class AdrGenerator
         {
             log?.Invoke("Running the SQLite strategies, the busy trap, the upsert forms and the pragmas...");
             sqliteResults = SqliteSuites.All(sqlite, Path.Combine(workDirectory, "sqlite"), log);
+            Took("The SQLite section");
         }
 
         return new AdrReport
@@ -111,7 +128,7 @@ public static class AdrGenerator
     }
 
     /// <summary>Crash rounds on every row that keeps files, at every tier it offers, each in a directory of its own.</summary>
-    private static async Task<IReadOnlyList<CrashRoundsResult>> RunCrashRoundsAsync(KvBenchCli cli, int rounds, string workDirectory)
+    private static async Task<IReadOnlyList<CrashRoundsResult>> RunCrashRoundsAsync(KvBenchCli cli, int rounds, string workDirectory, Action<string> took)
     {
         var results = new List<CrashRoundsResult>();
         foreach (string name in StoreCatalog.AvailableNames)
@@ -129,6 +146,8 @@ public static class AdrGenerator
                     TryDelete(directory);
                 }
             }
+
+            took($"Crash rounds on {name}");
         }
 
         return results;

@@ -1,52 +1,14 @@
-using System.Buffers;
-
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Workload;
 using KvBench.Stores;
-using KvBench.Stores.LiteDb;
 
 using LiteDB;
 
 namespace KvBench.Benchmarks.Targets.Raw;
 
 /// <summary>
-/// <c>LiteDB_raw</c>: LiteDB used directly as its documentation shows, an <see cref="ILiteCollection{T}"/> of
-/// <see cref="BsonDocument"/> with Upsert and FindById, on the adapter's connection string (shared connection, the
-/// same file name), the key and value as BSON binaries.
+/// <c>LiteDB_raw</c>: <see cref="LiteDbRawTarget"/> on a shared connection. It pays LiteDB's own costs as the row does:
+/// a whole engine built and disposed per operation under the named mutex.
 /// </summary>
-/// <remarks>
-/// The adapter adds StoreAdapter's lifetime gate, error typing and key/value checks; adapter ÷ raw is what they cost.
-/// Both pay LiteDB's own costs alike: a whole engine built and disposed per operation under the named mutex.
-/// </remarks>
 [PointVariant(StoreNames.LiteDb, RowVariantKind.Raw, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
-internal sealed class LiteDbRaw(string directory) : IPointTarget
-{
-    private readonly LiteDatabase _database = new(LiteDbRows.ConnectionString(directory, ConnectionType.Shared, readOnly: false));
-
-    private ILiteCollection<BsonDocument> Collection => _database.GetCollection("kv");
-
-    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
-        Collection.Upsert(new BsonDocument { ["_id"] = key.ToArray(), ["v"] = value.ToArray() });
-
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Get(key) is not { } value)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
-
-    public byte[]? Get(ReadOnlySpan<byte> key) => Collection.FindById(key.ToArray())?["v"].AsBinary;
-
-    public bool ContainsKey(ReadOnlySpan<byte> key) => Collection.FindById(key.ToArray()) is not null;
-
-    /// <summary>One upsert of every record: one transaction, as the adapter's PutMany.</summary>
-    public void Load(RecordSet records, long count) =>
-        Collection.Upsert(Enumerable.Range(0, checked((int)count)).Select(i => new BsonDocument { ["_id"] = records.Key(i), ["v"] = records.Value(i) }));
-
-    public void Dispose() => _database.Dispose();
-}
+internal sealed class LiteDbRaw(string directory) : LiteDbRawTarget(directory, ConnectionType.Shared);
