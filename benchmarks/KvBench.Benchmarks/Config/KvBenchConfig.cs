@@ -17,15 +17,17 @@ namespace KvBench.Benchmarks;
 internal static class KvBenchConfig
 {
     /// <summary>
-    /// The job of the default run: a few short iterations per case, so about 150 cases finish inside 15 minutes on two
-    /// cores. Good for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision.
+    /// The job of the default run: a few short iterations per case, so about 140 cases finish inside the 15 minutes on
+    /// two cores. 100 ms iterations: at 150 ms, with LiteDB's rows added, the 132 cases took 10 min of a 21-minute run
+    /// on 2026-11-25 (about 4.5 s a case, a second of it BenchmarkDotNet's pilot finding the invocation count). Good
+    /// for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
         .WithLaunchCount(1)
         .WithWarmupCount(3)
         .WithIterationCount(10)
-        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(150));
+        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(100));
 
     /// <summary>
     /// The config, running <paramref name="job"/>, or each class's default job (BenchmarkDotNet's, or the class's own

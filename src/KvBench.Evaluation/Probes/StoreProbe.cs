@@ -42,8 +42,8 @@ public static class StoreProbe
         {
             Name = name,
             Declared = declared,
-            Key = CapabilityProbes.LargestKey(open, workDirectory, settings.KeySearchLimitBytes),
-            Value = CapabilityProbes.LargestValue(open, workDirectory, settings.ValueSearchLimitBytes),
+            Key = CapabilityProbes.LargestKey(open, workDirectory, settings.KeySearchLimitBytes, declared.MaxKeyBytes),
+            Value = CapabilityProbes.LargestValue(open, workDirectory, settings.ValueSearchLimitBytes, declared.MaxValueBytes),
             Growth = CapabilityProbes.Growth(open, workDirectory, settings.GrowthInitialBytes, settings.GrowthFactor),
             Scan = PrefixScanProbe.Measure(open, workDirectory, settings),
             Throughput = CapabilityProbes.Throughput(open, workDirectory, settings.ThroughputRecords, settings.ThroughputDuration),

@@ -70,6 +70,26 @@ public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
     public void LargestAccepted_finds_the_boundary_exactly_or_stops_at_the_search_limit(int boundary, int expected) =>
         Assert.Equal(expected, CapabilityProbes.LargestAccepted(4_096, length => length <= boundary ? true : throw new ArgumentException("too long")));
 
+    [Theory]
+    [InlineData(1_000, 1_000, 2)]
+    [InlineData(5_000, 4_096, 1)]
+    public void A_claim_that_holds_pins_the_boundary_in_the_tries_it_needs(int boundary, int claimed, int tries)
+    {
+        int tried = 0;
+        int found = CapabilityProbes.LargestAccepted(4_096, claimed, length => ++tried > 0 && length <= boundary);
+
+        Assert.Equal(Math.Min(boundary, 4_096), found);
+        Assert.Equal(tries, tried);
+    }
+
+    [Theory]
+    [InlineData(1_000, 999)]
+    [InlineData(1_000, 1_001)]
+    [InlineData(1_000, 100_000)]
+    [InlineData(0, 511)]
+    public void A_claim_that_does_not_hold_is_disproved_and_the_boundary_searched(int boundary, int claimed) =>
+        Assert.Equal(boundary, CapabilityProbes.LargestAccepted(4_096, claimed, length => length <= boundary ? true : throw new ArgumentException("too long")));
+
     [Fact]
     public void The_ADR_table_has_a_measured_row_for_every_store()
     {
