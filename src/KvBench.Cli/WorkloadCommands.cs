@@ -142,7 +142,7 @@ internal static class WorkloadCommands
 
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
-            return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure));
+            return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure), [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
         });
         return command;
     }
