@@ -69,7 +69,7 @@ internal static class ContendCommand
                 new ImportContention(KvBenchCli.Locate())
                     .RunAsync(rows, settings, scratch, parseResult.GetValue(StoreArguments.Durability), parseResult.InvocationConfiguration.Error.WriteLine)
                     .GetAwaiter().GetResult());
-            return WorkloadCommands.Report(parseResult, [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)], results, results.Select(result => result.Failure));
+            return WorkloadCommands.Report(parseResult, [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)], results, results.Select(result => result.Failure), WorkloadTables.ContentionFindings(results));
         });
         return command;
     }

@@ -142,7 +142,7 @@ internal static class WorkloadCommands
 
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
-            return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure));
+            return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure), [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
         });
         return command;
     }
@@ -216,13 +216,21 @@ internal static class WorkloadCommands
     internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
         Report(parseResult, [table], json, results.Select(result => result.Failure));
 
-    /// <summary>Prints <paramref name="tables"/>, writes <paramref name="json"/> where asked, and prints each failure on a line of its own: exit code 1 when there is any.</summary>
-    internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures)
+    /// <summary>
+    /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
+    /// where asked, and prints each failure on a line of its own: exit code 1 when there is any.
+    /// </summary>
+    internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures, IEnumerable<string>? notes = null)
     {
         var output = new StringBuilder();
         foreach (MarkdownTable table in tables)
         {
             table.WriteTo(output);
+        }
+
+        foreach (string note in notes ?? [])
+        {
+            output.AppendLine(note).AppendLine();
         }
 
         parseResult.InvocationConfiguration.Output.Write(output.ToString());

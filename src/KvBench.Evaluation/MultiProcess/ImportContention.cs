@@ -186,15 +186,39 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         }
     }
 
-    /// <summary>The lag of every batch the cli acknowledged: the ui's first sight of it minus the cli's acknowledgement, on one clock.</summary>
+    /// <summary>
+    /// The lag of every batch the cli acknowledged: the ui's first sight of it minus the cli's acknowledgement, on one
+    /// clock; how early the batches seen before their acknowledgement were; and, where the cli's writer times its
+    /// commits, what each PutMany did after its commit was visible and where in it each early sight fell.
+    /// </summary>
     private static ImportContentionResult WithLag(ImportContentionResult result, ImportReport import, UiReport ui)
     {
         var lag = new LatencyHistogram();
-        long early = 0;
+        var early = new LatencyHistogram();
+        var afterCommit = new LatencyHistogram();
+        var afterHook = new LatencyHistogram();
+        var checkpoints = new LatencyHistogram();
         long unseen = 0;
+        long beforeHook = 0;
+        long duringCheckpoint = 0;
+        long afterHookReturned = 0;
+        bool timed = import.CommittedAt.Count == import.AcknowledgedAt.Count && import.CheckpointTicks.Count == import.AcknowledgedAt.Count;
         double nanosecondsPerTick = 1e9 / Stopwatch.Frequency;
         for (int i = 0; i < import.AcknowledgedBatches.Count; i++)
         {
+            long acknowledgedAt = import.AcknowledgedAt[i];
+            long committedAt = timed ? import.CommittedAt[i] : 0;
+            long hookReturnedAt = committedAt + (timed ? import.CheckpointTicks[i] : 0);
+            if (committedAt != 0)
+            {
+                afterCommit.Record((long)((acknowledgedAt - committedAt) * nanosecondsPerTick));
+                afterHook.Record((long)((acknowledgedAt - hookReturnedAt) * nanosecondsPerTick));
+                if (hookReturnedAt > committedAt)
+                {
+                    checkpoints.Record((long)((hookReturnedAt - committedAt) * nanosecondsPerTick));
+                }
+            }
+
             long batch = import.AcknowledgedBatches[i];
             if (batch >= ui.BatchSeenAt.Count)
             {
@@ -202,12 +226,43 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
                 continue;
             }
 
-            long ticks = ui.BatchSeenAt[(int)batch] - import.AcknowledgedAt[i];
-            early += ticks < 0 ? 1 : 0;
+            long seenAt = ui.BatchSeenAt[(int)batch];
+            long ticks = seenAt - acknowledgedAt;
+            if (ticks < 0)
+            {
+                early.Record((long)(-ticks * nanosecondsPerTick));
+                if (committedAt != 0)
+                {
+                    // SQLite makes the commit visible (the WAL index header) a little before it calls the hook.
+                    beforeHook += seenAt < committedAt ? 1 : 0;
+                    duringCheckpoint += seenAt >= committedAt && seenAt < hookReturnedAt ? 1 : 0;
+                    afterHookReturned += seenAt >= hookReturnedAt ? 1 : 0;
+                }
+            }
+
             lag.Record((long)(ticks * nanosecondsPerTick));
         }
 
-        return result with { VisibilityLag = lag.Count > 0 ? lag.Summarize() : null, SeenBeforeAcknowledged = early, Unseen = unseen };
+        return result with
+        {
+            VisibilityLag = lag.Count > 0 ? lag.Summarize() : null,
+            SeenBeforeAcknowledged = early.Count,
+            SeenEarlyBy = early.Count > 0 ? early.Summarize() : null,
+            Unseen = unseen,
+            CommitToAcknowledged = afterCommit.Count > 0 ? afterCommit.Summarize() : null,
+            HookToAcknowledged = afterHook.Count > 0 ? afterHook.Summarize() : null,
+            CommitCheckpoints = afterCommit.Count > 0 ? checkpoints.Summarize() : null,
+            SeenEarlyWhere = afterCommit.Count > 0 ? new EarlySightings(beforeHook, duringCheckpoint, afterHookReturned) : null,
+            CommitWal = afterCommit.Count > 0 && import.WalFrames.Count == import.AcknowledgedAt.Count ? WalAtCommits(import) : null,
+        };
+    }
+
+    /// <summary>The WAL's frames after the cli's timed commits, beside the threshold its writer checkpoints at.</summary>
+    private static CommitWal WalAtCommits(ImportReport import)
+    {
+        int[] frames = [.. import.WalFrames.Where((_, i) => import.CommittedAt[i] != 0)];
+        Array.Sort(frames);
+        return new CommitWal(import.AutoCheckpointFrames, frames[frames.Length / 2], frames[^1]);
     }
 
     /// <summary>Opens the store in this process, once both workers have ended, and reads back every acknowledged write of both.</summary>

@@ -59,6 +59,22 @@ public sealed record ImportReport
     /// <summary>The cli's <see cref="System.Diagnostics.Stopwatch.GetTimestamp"/> right after each acknowledged batch's PutMany returned.</summary>
     public IReadOnlyList<long> AcknowledgedAt { get; init; } = [];
 
+    /// <summary>
+    /// For a row whose writer times its commits (<see cref="KvBench.Stores.Sqlite.ISqliteCommitClock"/>), per acknowledged
+    /// batch in the same order: the cli's timestamp when the batch's commit was visible to other processes (SQLite's WAL
+    /// hook), 0 where that commit was not seen; empty for every other row.
+    /// </summary>
+    public IReadOnlyList<long> CommittedAt { get; init; } = [];
+
+    /// <summary>Beside <see cref="CommittedAt"/>: the ticks the cli's writer then spent in the auto-checkpoint, 0 when that commit ran none.</summary>
+    public IReadOnlyList<long> CheckpointTicks { get; init; } = [];
+
+    /// <summary>Beside <see cref="CommittedAt"/>: the frames in the WAL after that commit, which decide whether it checkpoints.</summary>
+    public IReadOnlyList<int> WalFrames { get; init; } = [];
+
+    /// <summary>The WAL frames at which the cli's writer checkpoints after a commit (<c>wal_autocheckpoint</c>); 0 for a row that does not say.</summary>
+    public int AutoCheckpointFrames { get; init; }
+
     /// <summary>Seconds from the start of the import to the last acknowledged batch.</summary>
     public double Seconds { get; init; }
 

@@ -45,6 +45,33 @@ public sealed record ImportContentionResult
     /// <summary>Acknowledged batches the ui found before the cli's PutMany had returned (counted as a lag of 0).</summary>
     public long SeenBeforeAcknowledged { get; init; }
 
+    /// <summary>For the batches the ui found before the cli's PutMany had returned: how long before, from the two timestamps.</summary>
+    public LatencySummary? SeenEarlyBy { get; init; }
+
+    /// <summary>
+    /// Where the cli's writer times its commits (SQLite's WAL hook): per batch, from the moment its commit was visible to
+    /// other processes to PutMany's return in the cli; <see langword="null"/> for a row that cannot tell.
+    /// </summary>
+    public LatencySummary? CommitToAcknowledged { get; init; }
+
+    /// <summary>
+    /// Beside <see cref="CommitToAcknowledged"/>: the auto-checkpoints the cli's writer ran after a commit and before
+    /// PutMany returned, one per batch that ran one (a count of 0 when none did).
+    /// </summary>
+    public LatencySummary? CommitCheckpoints { get; init; }
+
+    /// <summary>
+    /// Beside <see cref="CommitToAcknowledged"/>: from the moment the writer's commit hook returned (its auto-checkpoint
+    /// done, where it ran one) to PutMany's return in the cli: the rest of PutMany, and any time the cli's thread was not on a core.
+    /// </summary>
+    public LatencySummary? HookToAcknowledged { get; init; }
+
+    /// <summary>Where the cli's writer times its commits: the WAL's size after them, beside the size it checkpoints at.</summary>
+    public CommitWal? CommitWal { get; init; }
+
+    /// <summary>Where the cli's writer times its commits: where in the cli's PutMany each batch seen early was seen.</summary>
+    public EarlySightings? SeenEarlyWhere { get; init; }
+
     /// <summary>Acknowledged batches the ui never saw before its deadline.</summary>
     public long Unseen { get; init; }
 
@@ -111,3 +138,15 @@ public sealed record ImportContentionResult
         }
     }
 }
+
+/// <summary>Where in the cli's PutMany the ui saw the batches it saw before PutMany returned, by the cli's commit timestamps.</summary>
+/// <param name="BeforeHook">Seen before SQLite called the commit hook: the commit was already visible (SQLite writes the WAL index header first).</param>
+/// <param name="DuringCheckpoint">Seen while the commit hook ran its auto-checkpoint.</param>
+/// <param name="AfterHook">Seen after the commit hook returned (with or without a checkpoint) and before PutMany returned.</param>
+public sealed record EarlySightings(long BeforeHook, long DuringCheckpoint, long AfterHook);
+
+/// <summary>The frames in the WAL after the cli's timed commits.</summary>
+/// <param name="AutoCheckpointFrames">The frames at which a commit of the cli's writer checkpoints.</param>
+/// <param name="MedianFrames">The median over the commits.</param>
+/// <param name="MaxFrames">The most after any commit.</param>
+public sealed record CommitWal(int AutoCheckpointFrames, int MedianFrames, int MaxFrames);

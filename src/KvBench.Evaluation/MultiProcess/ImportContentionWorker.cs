@@ -7,6 +7,7 @@ using System.Text.Json;
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.MultiProcess;
 
@@ -166,6 +167,9 @@ public static class ImportContentionWorker
         var errors = new ErrorLog();
         List<long> acknowledged = [];
         List<long> acknowledgedAt = [];
+        List<long> committedAt = [];
+        List<long> checkpointTicks = [];
+        List<int> walFrames = [];
         long batch = 0;
         long started = Stopwatch.GetTimestamp();
         if (lines.Next() == GoCommand)
@@ -177,9 +181,19 @@ public static class ImportContentionWorker
                 List<KeyValuePair<byte[], byte[]>> records = [.. ImportRecords.Records(batch * batchSize, batchSize)];
                 try
                 {
+                    long putStarted = Stopwatch.GetTimestamp();
                     store.PutMany(records);
                     acknowledgedAt.Add(Stopwatch.GetTimestamp());
                     acknowledged.Add(batch);
+                    if (store is ISqliteCommitClock clock)
+                    {
+                        // This thread is the process's only writer, so the last commit is this batch's, unless it began before the call.
+                        SqliteCommitTiming commit = clock.LastCommit;
+                        bool ours = commit.VisibleAt >= putStarted;
+                        committedAt.Add(ours ? commit.VisibleAt : 0);
+                        checkpointTicks.Add(ours ? commit.CheckpointTicks : 0);
+                        walFrames.Add(ours ? commit.WalFrames : 0);
+                    }
                 }
                 catch (Exception e)
                 {
@@ -203,6 +217,10 @@ public static class ImportContentionWorker
             BatchesAttempted = batch,
             AcknowledgedBatches = acknowledged,
             AcknowledgedAt = acknowledgedAt,
+            CommittedAt = committedAt,
+            CheckpointTicks = checkpointTicks,
+            WalFrames = walFrames,
+            AutoCheckpointFrames = (store as ISqliteCommitClock)?.AutoCheckpointFrames ?? 0,
             Seconds = acknowledgedAt.Count > 0 ? Stopwatch.GetElapsedTime(started, acknowledgedAt[^1]).TotalSeconds : 0,
             ErrorCount = errors.Count,
             Errors = errors.First,

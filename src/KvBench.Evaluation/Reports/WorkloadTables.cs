@@ -4,6 +4,7 @@ using System.Text;
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
+using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports;
 
@@ -11,6 +12,9 @@ namespace KvBench.Evaluation.Reports;
 public static class WorkloadTables
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    // The SQLite rows in WAL whose reading threads each have a connection of their own, so that they share the process's read-mark locks.
+    private static readonly HashSet<string> s_readerPerThreadWalRows = [StoreNames.SqliteWal, StoreNames.SqliteScalar, StoreNames.SqlitePerThread];
 
     /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong reads.</summary>
     public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results)
@@ -80,7 +84,7 @@ public static class WorkloadTables
                 result.Settings.Threads.ToString(s_numbers),
                 Rate(result.OperationsPerSecond),
                 CpuPerOperation(result),
-                result.Cost is { } cost ? Latency(cost.SystemMicrosecondsPerOperation(result.OperationsPerSecond) * 1_000) : "-",
+                SystemCpuPerOperation(result),
                 SystemCallsPerOperation(result),
                 result.Cost is { } busy ? string.Create(s_numbers, $"{busy.CoresBusy:0.00} of {busy.Cores}") : "-");
         }
@@ -121,8 +125,37 @@ public static class WorkloadTables
     }
 
     /// <summary>
-    /// <see cref="ThreadCosts"/> under a line that introduces it, then the <see cref="FasterThanCores"/> sentences, so
-    /// every thread table that can show a rate beyond the cores carries its explanation.
+    /// One paragraph per SQLite row in WAL with a connection per reading thread whose read-only run made more system calls
+    /// per read at one thread than at its most threads: both figures, and why a lone reader pays more; empty when none did.
+    /// </summary>
+    public static IReadOnlyList<string> LoneSqliteReader(IEnumerable<WorkloadResult> results)
+    {
+        List<string> lines = [];
+        foreach (IGrouping<string, WorkloadResult> group in results
+            .Where(result => s_readerPerThreadWalRows.Contains(result.Store) && result.Workload.Mix == OperationMix.ReadOnly && result.SystemCallsPerOperation is not null)
+            .GroupBy(result => result.Store))
+        {
+            WorkloadResult? one = group.FirstOrDefault(result => result.Settings.Threads == 1);
+            WorkloadResult most = group.MaxBy(result => result.Settings.Threads)!;
+            if (one is null || most.Settings.Threads == 1 || one.SystemCallsPerOperation <= most.SystemCallsPerOperation)
+            {
+                continue;
+            }
+
+            lines.Add(string.Create(s_numbers, $"{group.Key} ({one.Workload.Name}): a lone reader made {SystemCallsPerOperation(one)} system calls per read ({CpuPerOperation(one)} of CPU, {SystemCpuPerOperation(one)} of it in the kernel), against {SystemCallsPerOperation(most)} ({CpuPerOperation(most)}, {SystemCpuPerOperation(most)}) at {most.Settings.Threads} threads. ")
+                + "Every read is a transaction of its own, and in WAL each one takes a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file when it starts and drops it when it ends: that lock is how SQLite tells the checkpointer and the next writer, in any process, which WAL frames a reader may still need. "
+                + "SQLite's unix VFS keeps one such lock per process and file and counts its holders, so while one of the process's connections holds it another takes and drops it without a system call: with several readers one nearly always holds it, and a lone reader pays the pair on every read. "
+                + "Where no commit has reached the WAL since the -shm file was set up, a read also pays an fstat of the database file, whose size the WAL index does not hold yet. "
+                + "Keeping an idle connection in a read transaction would hold the lock for the lone reader, but a held read mark keeps checkpoints from copying frames back (past its snapshot, or at all while the WAL was empty when it was taken) and the WAL from starting over, so the WAL would grow for as long as it is held; the adapter does not do it.");
+        }
+
+        return lines;
+    }
+
+    /// <summary>
+    /// <see cref="ThreadCosts"/> under a line that introduces it, then the <see cref="FasterThanCores"/> and
+    /// <see cref="LoneSqliteReader"/> sentences, so every thread table that can show a rate beyond the cores, or a lone
+    /// SQLite reader's extra system calls, carries its explanation.
     /// </summary>
     public static void WriteThreadCosts(StringBuilder output, IReadOnlyList<WorkloadResult> results)
     {
@@ -130,18 +163,21 @@ public static class WorkloadTables
         output.AppendLine("What each operation cost at each thread count (CPU and system calls over the measured window, per operation):").AppendLine();
         ThreadCosts(results).WriteTo(output);
         IReadOnlyList<string> fasterThanCores = FasterThanCores(results);
-        if (fasterThanCores.Count == 0)
+        if (fasterThanCores.Count > 0)
         {
-            return;
+            output.AppendLine("Rates that grew faster than the cores, and what the columns above say about why:").AppendLine();
+            foreach (string line in fasterThanCores)
+            {
+                output.AppendLine($"- {line}");
+            }
+
+            output.AppendLine();
         }
 
-        output.AppendLine("Rates that grew faster than the cores, and what the columns above say about why:").AppendLine();
-        foreach (string line in fasterThanCores)
+        foreach (string line in LoneSqliteReader(results))
         {
-            output.AppendLine($"- {line}");
+            output.AppendLine(line).AppendLine();
         }
-
-        output.AppendLine();
     }
 
     /// <summary>Why system calls were not counted in <paramref name="results"/>, or <see langword="null"/> when every run counted them.</summary>
@@ -174,18 +210,19 @@ public static class WorkloadTables
 
     /// <summary>
     /// The import-contention table, one line per row: the ui's p99 per operation alone and during the cli's import, its
-    /// largest latency during the import, the cli's records per second, the visibility lag, errors and lost writes.
+    /// largest latency during the import, the cli's records per second, the visibility lag, what the cli's PutMany did
+    /// after its commit was visible (where the row can tell), errors and lost writes.
     /// </summary>
     public static MarkdownTable Contention(IEnumerable<ImportContentionResult> results)
     {
-        var table = new MarkdownTable("Row", "ui p99 alone", "ui p99 during import", "ui max during import", "cli records/s", "visibility lag p50 / max", "errors", "lost");
+        var table = new MarkdownTable("Row", "ui p99 alone", "ui p99 during import", "ui max during import", "cli records/s", "visibility lag p50 / max", "cli commit visible → PutMany returned p50 / max", "errors", "lost");
         foreach (ImportContentionResult result in results)
         {
             string lost = $"{result.Lost.ToString("N0", s_numbers)} of {result.ReadBack.ToString("N0", s_numbers)}";
             if (result.NotPossible is { } refused)
             {
                 string notPossible = $"not possible: the cli's open got {refused.Error}";
-                table.Add(ContentionRow(result), PerOperation(result.UiAlone, latency => latency.P99), notPossible, "-", "-", "-", ContentionErrors(result), lost);
+                table.Add(ContentionRow(result), PerOperation(result.UiAlone, latency => latency.P99), notPossible, "-", "-", "-", "-", ContentionErrors(result), lost);
                 continue;
             }
 
@@ -196,6 +233,7 @@ public static class WorkloadTables
                 PerOperation(result.UiDuringImport, latency => latency.Max),
                 result.Import is { OpenFailure: null } import ? Rate(import.RecordsPerSecond) : "-",
                 LagCell(result),
+                AfterCommitCell(result),
                 ContentionErrors(result),
                 lost);
         }
@@ -248,10 +286,70 @@ public static class WorkloadTables
         string cell = $"{Latency(lag.P50)} / {Latency(lag.Max)}";
         if (result.SeenBeforeAcknowledged > 0)
         {
-            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned: 0)";
+            string by = result.SeenEarlyBy is { } early ? $", by {Latency(early.P50)} p50 and {Latency(early.Max)} at most" : string.Empty;
+            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned{by}: 0)";
         }
 
         return result.Unseen > 0 ? $"{cell} ({result.Unseen.ToString("N0", s_numbers)} batches never seen)" : cell;
+    }
+
+    /// <summary>"12 µs / 9.1 ms (auto-checkpoint in 3 of 55 batches: p50 8.2 ms, max 9 ms)", or "-" where the row does not time its commits.</summary>
+    private static string AfterCommitCell(ImportContentionResult result)
+    {
+        if (result.CommitToAcknowledged is not { } afterCommit)
+        {
+            return "-";
+        }
+
+        string cell = $"{Latency(afterCommit.P50)} / {Latency(afterCommit.Max)}";
+        string batches = afterCommit.Count.ToString("N0", s_numbers);
+        return result.CommitCheckpoints is { Count: > 0 } checkpoints
+            ? $"{cell} (auto-checkpoint in {checkpoints.Count.ToString("N0", s_numbers)} of {batches} batches: p50 {Latency(checkpoints.P50)}, max {Latency(checkpoints.Max)})"
+            : $"{cell} (no auto-checkpoint in {batches} batches)";
+    }
+
+    /// <summary>
+    /// What the measured values say about the batches the ui saw before the cli's PutMany returned, one paragraph per row
+    /// whose writer times its commits; nothing for a row that cannot tell.
+    /// </summary>
+    public static IEnumerable<string> ContentionFindings(IEnumerable<ImportContentionResult> results)
+    {
+        foreach (ImportContentionResult result in results)
+        {
+            if (result is not { CommitToAcknowledged: { } afterCommit, HookToAcknowledged: { } afterHook, SeenEarlyWhere: { } where })
+            {
+                continue;
+            }
+
+            string batches = afterCommit.Count.ToString("N0", s_numbers);
+            long checkpointed = result.CommitCheckpoints?.Count ?? 0;
+            var text = new StringBuilder(result.Store).Append(": ");
+            text.Append(result.SeenBeforeAcknowledged == 0
+                ? $"no batch of {batches} was seen before the cli's PutMany returned. "
+                : $"{result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {batches} batches were seen before the cli's PutMany returned{(result.SeenEarlyBy is { } by ? $", by {Latency(by.P50)} p50 and {Latency(by.Max)} at most" : string.Empty)}. ");
+            text.Append(s_numbers, $"The cli's writer timed each commit: it was visible {Latency(afterCommit.P50)} p50 ({Latency(afterCommit.Max)} at most) before PutMany returned; ");
+            text.Append(checkpointed > 0
+                ? $"{checkpointed.ToString("N0", s_numbers)} of {batches} commits ran an auto-checkpoint in SQLite's commit hook ({Latency(result.CommitCheckpoints!.P50)} p50, {Latency(result.CommitCheckpoints.Max)} at most), "
+                : $"none of {batches} commits ran an auto-checkpoint, ");
+            text.Append(s_numbers, $"and once the hook had returned PutMany took {Latency(afterHook.P50)} p50 ({Latency(afterHook.Max)} at most) more. ");
+            if (result.SeenBeforeAcknowledged > 0)
+            {
+                text.Append(s_numbers, $"Of the batches seen early, {where.DuringCheckpoint:N0} were seen while the hook checkpointed, {where.AfterHook:N0} after it had returned and {where.BeforeHook:N0} before SQLite called it (a commit is visible once SQLite has written the WAL index header, a little before the hook): ");
+                text.Append(where.DuringCheckpoint * 2 > result.SeenBeforeAcknowledged
+                    ? "the auto-checkpoint, which runs inside the committing PutMany after the commit is visible, explains most of them. "
+                    : $"{(where.DuringCheckpoint > 0 ? "the auto-checkpoint explains only some of them; most" : "the auto-checkpoint explains none of them; they")} fell in the plain time between the commit becoming visible and PutMany returning, which the ui, looking every {result.Settings.PollInterval.TotalMilliseconds.ToString("0.#", s_numbers)} ms from the other process on {Environment.ProcessorCount} logical cores, catches whenever a look falls in it. ");
+            }
+
+            if (checkpointed > 0 && result.CommitWal is { AutoCheckpointFrames: > 0 } wal)
+            {
+                text.Append(s_numbers, $"The WAL held {wal.MedianFrames:N0} frames after the median commit ({wal.MaxFrames:N0} at most) against the writer's threshold of {wal.AutoCheckpointFrames:N0}");
+                text.Append(wal.MedianFrames >= wal.AutoCheckpointFrames
+                    ? ": SQLite starts the WAL over only when a writer begins after a checkpoint has copied every frame and no other connection is reading from the WAL, which seldom held while the ui read and wrote, so the WAL stayed over the threshold and every commit over it checkpointed again, syncing the WAL and the database file each time."
+                    : ", so only the commits that took it over the threshold checkpointed.");
+            }
+
+            yield return text.ToString().TrimEnd();
+        }
     }
 
     private static string ContentionErrors(ImportContentionResult result) =>
@@ -265,6 +363,9 @@ public static class WorkloadTables
         < 1_000_000 => string.Create(s_numbers, $"{nanoseconds / 1_000:0.##} µs"),
         _ => string.Create(s_numbers, $"{nanoseconds / 1_000_000:0.##} ms"),
     };
+
+    private static string SystemCpuPerOperation(WorkloadResult result) =>
+        result.Cost is { } cost ? Latency(cost.SystemMicrosecondsPerOperation(result.OperationsPerSecond) * 1_000) : "-";
 
     private static string CpuPerOperation(WorkloadResult result) => result.CpuMicrosecondsPerOperation is { } micros ? Latency(micros * 1_000) : "-";
 

@@ -1,5 +1,7 @@
 using System.Buffers;
 
+using KvBench.Core;
+
 using Microsoft.Data.Sqlite;
 
 using SQLitePCL;
@@ -28,6 +30,7 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
     private readonly sqlite3_stmt _begin;
     private readonly sqlite3_stmt _commit;
     private readonly sqlite3_stmt _rollback;
+    private readonly SqliteCommitClock? _commitClock;
 
     /// <summary>Opens a connection to <paramref name="path"/> and prepares every statement.</summary>
     /// <param name="path">The database file.</param>
@@ -56,6 +59,12 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
             Execute(schema.CreateTable);
         }
 
+        // Only a connection that may write in WAL commits through the WAL hook; the schema is there, so the file's journal is known.
+        if (options.Access == StoreAccess.ReadWrite && options.Journal == SqliteJournal.Wal)
+        {
+            _commitClock = SqliteCommitClock.Install(_db, QueryInt("PRAGMA wal_autocheckpoint"));
+        }
+
         _upsert = Prepare(schema.UpsertWith(options.Upsert));
         _selectValue = Prepare(schema.SelectValue);
         _selectExists = Prepare(schema.SelectExists);
@@ -66,6 +75,12 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
         _commit = Prepare("COMMIT");
         _rollback = Prepare("ROLLBACK");
     }
+
+    /// <summary>This connection's last commit, or the default when it is not a writer in WAL or has not committed.</summary>
+    public SqliteCommitTiming LastCommit => _commitClock?.LastCommit ?? default;
+
+    /// <summary>The WAL frames at which this connection's commits checkpoint, or 0 when it is not a writer in WAL.</summary>
+    public int AutoCheckpointFrames => _commitClock?.CheckpointFrames ?? 0;
 
     public override void Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
@@ -194,6 +209,7 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
         }
 
         _connection.Dispose();
+        _commitClock?.Dispose();
     }
 
     /// <summary>Binds <paramref name="key"/> and steps once; the caller resets the statement.</summary>
@@ -242,6 +258,16 @@ internal sealed class SqlitePreparedStatements : SqliteOperations
         if (raw.sqlite3_get_autocommit(_db) == 0)
         {
             Execute("ROLLBACK");
+        }
+    }
+
+    private int QueryInt(string sql)
+    {
+        SqliteStoreBase.Check(raw.sqlite3_prepare_v2(_db, sql, out sqlite3_stmt statement), _db);
+        using (statement)
+        {
+            SqliteStoreBase.Check(raw.sqlite3_step(statement), _db);
+            return raw.sqlite3_column_int(statement, 0);
         }
     }
 

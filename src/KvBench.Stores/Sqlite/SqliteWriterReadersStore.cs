@@ -39,7 +39,7 @@ namespace KvBench.Stores.Sqlite;
 /// a ConcurrentStack allocated a node per read). A thread's connection lives until the store is disposed.
 /// </para>
 /// </remarks>
-internal sealed class SqliteWriterReadersStore : SqliteStoreBase
+internal sealed class SqliteWriterReadersStore : SqliteStoreBase, ISqliteCommitClock
 {
     private readonly Lock _writeGate = new();
     private readonly SqlitePreparedStatements? _writer;
@@ -62,6 +62,21 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase
             _ = _readers.Value;
         }
     }
+
+    /// <summary>The writer's last commit (the default for a read-only store); taken under the write lock, so never half-written.</summary>
+    public SqliteCommitTiming LastCommit
+    {
+        get
+        {
+            lock (_writeGate)
+            {
+                return _writer?.LastCommit ?? default;
+            }
+        }
+    }
+
+    /// <summary>The writer's <c>wal_autocheckpoint</c>, read when it opened; 0 for a read-only store.</summary>
+    public int AutoCheckpointFrames => _writer?.AutoCheckpointFrames ?? 0;
 
     protected override SqliteOperations Acquire(bool write)
     {

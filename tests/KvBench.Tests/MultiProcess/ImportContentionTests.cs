@@ -42,6 +42,33 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
         Assert.Equal(import.AcknowledgedBatches.Count, lag.Count + result.Unseen);
         Assert.True(lag.Count > 0, report);
 
+        // SQLite's writer times each commit (its WAL hook), so the table can say what PutMany did after its batch was
+        // visible; a row that cannot tell leaves the cell empty rather than guess.
+        if (store == StoreNames.SqliteWal)
+        {
+            LatencySummary afterCommit = Assert.IsType<LatencySummary>(result.CommitToAcknowledged);
+            Assert.Equal(import.AcknowledgedBatches.Count, afterCommit.Count);
+            Assert.Equal(import.AcknowledgedBatches.Count, import.CommittedAt.Count);
+            Assert.True(Assert.IsType<LatencySummary>(result.CommitCheckpoints).Count <= afterCommit.Count, report);
+            Assert.Contains("auto-checkpoint in ", report, StringComparison.Ordinal);
+
+            // Every batch seen early fell somewhere in the cli's PutMany, and the section says where, from these counts.
+            EarlySightings where = Assert.IsType<EarlySightings>(result.SeenEarlyWhere);
+            Assert.Equal(result.SeenBeforeAcknowledged, where.BeforeHook + where.DuringCheckpoint + where.AfterHook);
+            CommitWal wal = Assert.IsType<CommitWal>(result.CommitWal);
+            Assert.Equal(1_000, wal.AutoCheckpointFrames);
+            Assert.InRange(wal.MedianFrames, 1, wal.MaxFrames);
+            Assert.Contains($"{store}: ", report, StringComparison.Ordinal);
+            Assert.Contains($"it was visible {WorkloadTables.Latency(afterCommit.P50)} p50", report, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Null(result.CommitToAcknowledged);
+            Assert.Null(result.SeenEarlyWhere);
+            Assert.Empty(import.CommittedAt);
+            Assert.Empty(WorkloadTables.ContentionFindings([result]));
+        }
+
         // Every record of every acknowledged batch, and every ui record at the version last acknowledged, came back.
         Assert.Equal(0, result.Lost);
         Assert.Equal(import.AcknowledgedBatches.Count * (long)import.BatchSize, result.ImportReadBack!.Checked);
@@ -63,6 +90,37 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
         Assert.Null(result.UiDuringImport);
         Assert.Equal(0, result.Lost);
         Assert.Equal(ImportContentionSettings.Smoke.UiRecords, result.ReadBack);
+    }
+
+    /// <summary>The finding names the cause the split of the early batches shows: the checkpoint only where most fell in it.</summary>
+    [Theory]
+    [InlineData(9, 1, "the auto-checkpoint, which runs inside the committing PutMany after the commit is visible, explains most of them")]
+    [InlineData(2, 8, "the auto-checkpoint explains only some of them; most fell in the plain time between the commit becoming visible and PutMany returning")]
+    [InlineData(0, 10, "the auto-checkpoint explains none of them; they fell in the plain time")]
+    public void The_finding_names_the_cause_the_measured_split_shows(long duringCheckpoint, long afterHook, string cause)
+    {
+        var summary = new LatencySummary(Count: 10, Mean: 2e6, P50: 2e6, P95: 3e6, P99: 3e6, P999: 3e6, Max: 3e6);
+        var result = new ImportContentionResult
+        {
+            Store = StoreNames.SqliteWal,
+            Level = MultiProcessLevel.Shared,
+            UiAccess = StoreAccess.ReadWrite,
+            Settings = ImportContentionSettings.Smoke,
+            Durability = Durability.Buffered,
+            SeenBeforeAcknowledged = duringCheckpoint + afterHook,
+            SeenEarlyBy = summary,
+            CommitToAcknowledged = summary,
+            HookToAcknowledged = summary,
+            CommitCheckpoints = summary with { Count = duringCheckpoint },
+            SeenEarlyWhere = new EarlySightings(BeforeHook: 0, duringCheckpoint, afterHook),
+            CommitWal = new CommitWal(AutoCheckpointFrames: 1_000, MedianFrames: 1_500, MaxFrames: 4_000),
+        };
+
+        string finding = Assert.Single(WorkloadTables.ContentionFindings([result]));
+
+        Assert.StartsWith($"{StoreNames.SqliteWal}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.", finding, StringComparison.Ordinal);
+        Assert.Contains(cause, finding, StringComparison.Ordinal);
+        Assert.Equal(duringCheckpoint > 0, finding.Contains("The WAL held 1,500 frames after the median commit (4,000 at most) against the writer's threshold of 1,000: SQLite starts the WAL over only", StringComparison.Ordinal));
     }
 
     /// <summary>The ADR file's section for <paramref name="result"/> (checked to hold its row), and the failure if any.</summary>

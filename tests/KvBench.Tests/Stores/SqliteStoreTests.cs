@@ -2,6 +2,7 @@ using System.Buffers;
 
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Stores;
 
@@ -44,5 +45,70 @@ public sealed class SqliteStoreTests
         }
 
         Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    /// <summary>
+    /// The writer's WAL hook replaces SQLite's own auto-checkpoint, so it must still checkpoint: without it the WAL would
+    /// only grow. Each commit is timed between the call's start and its return.
+    /// </summary>
+    [Theory]
+    [InlineData(StoreNames.SqliteWal)]
+    [InlineData(StoreNames.SqliteScalar)]
+    public void The_writer_times_each_commit_and_still_checkpoints_at_SQLites_threshold(string row)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory.Path });
+        var clock = Assert.IsAssignableFrom<ISqliteCommitClock>(store);
+        Assert.Equal(default, clock.LastCommit);
+        Assert.Equal(1_000, clock.AutoCheckpointFrames);
+        byte[] value = new byte[1_000];
+        int checkpoints = 0;
+        int mostFrames = 0;
+        int fewerFramesAfter = 0;
+        int previousFrames = 0;
+        byte[] key = [2, 0, 0];
+        long allocated = 0;
+
+        // About a page per commit: SQLite's default threshold (1,000 frames) is passed, and again after the WAL restarts.
+        for (int i = 0; i < 2_500; i++)
+        {
+            value[0] = (byte)i;
+            key[1] = (byte)(i >> 8);
+            key[2] = (byte)i;
+            long allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+            long before = System.Diagnostics.Stopwatch.GetTimestamp();
+            store.Put(key, value);
+            long after = System.Diagnostics.Stopwatch.GetTimestamp();
+            SqliteCommitTiming commit = clock.LastCommit;
+            allocated += i > 0 ? GC.GetAllocatedBytesForCurrentThread() - allocatedBefore : 0;
+            Assert.InRange(commit.VisibleAt, before, after);
+            Assert.InRange(commit.CheckpointTicks, 0, after - commit.VisibleAt);
+            checkpoints += commit.CheckpointTicks > 0 ? 1 : 0;
+            fewerFramesAfter += commit.WalFrames < previousFrames ? 1 : 0;
+            mostFrames = Math.Max(mostFrames, commit.WalFrames);
+            previousFrames = commit.WalFrames;
+        }
+
+        Assert.True(checkpoints > 0, "no commit checkpointed");
+        Assert.True(fewerFramesAfter > 0, $"the WAL never restarted after a checkpoint (up to {mostFrames} frames)");
+        Assert.InRange(mostFrames, 1_000, 1_100);
+
+        // The hook's clock reads and its checkpoint call allocate nothing: a warm Put that commits through it stays at 0 bytes.
+        Assert.Equal(0, allocated);
+    }
+
+    [Fact]
+    public void A_read_only_store_has_no_commits_to_time()
+    {
+        using var directory = new TempDirectory();
+        using (IKeyValueStore writer = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path }))
+        {
+            writer.Put([1], [1]);
+        }
+
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path, Access = StoreAccess.ReadOnly });
+        var clock = Assert.IsAssignableFrom<ISqliteCommitClock>(store);
+        Assert.Equal(default, clock.LastCommit);
+        Assert.Equal(0, clock.AutoCheckpointFrames);
     }
 }

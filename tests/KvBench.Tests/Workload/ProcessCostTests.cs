@@ -73,6 +73,27 @@ public sealed class ProcessCostTests
         Assert.Contains("Row | read-only | 4 | 500,000 | 4 µs | 800 ns | 0.10 | 2.00 of 2 |", markdown.ToString(), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_lone_SQLite_reader_that_made_more_system_calls_per_read_is_explained_and_other_rows_are_not()
+    {
+        WorkloadResult one = Result(threads: 1, operationsPerSecond: 100_000, cpuSeconds: 0.8, systemCalls: 242_000) with { Store = StoreNames.SqliteWal };
+        WorkloadResult four = Result(threads: 4, operationsPerSecond: 250_000, cpuSeconds: 0.9, systemCalls: 107_500) with { Store = StoreNames.SqliteWal };
+        WorkloadResult scalarOne = one with { Store = StoreNames.SqliteScalar };
+        WorkloadResult scalarFourAsMany = four with { Store = StoreNames.SqliteScalar, Cost = four.Cost! with { SystemCalls = 605_000 } };
+        WorkloadResult otherOne = one with { Store = StoreNames.Lmdb };
+        WorkloadResult otherFour = four with { Store = StoreNames.Lmdb };
+        WorkloadResult writesOne = one with { Workload = one.Workload with { Name = "write-only", Mix = new OperationMix { Update = 1 } } };
+        WorkloadResult writesFour = four with { Workload = writesOne.Workload };
+
+        string line = Assert.Single(WorkloadTables.LoneSqliteReader([one, four, scalarOne, scalarFourAsMany, otherOne, otherFour, writesOne, writesFour]));
+
+        Assert.StartsWith($"{StoreNames.SqliteWal} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs of it in the kernel), against 0.43 (3.6 µs, 720 ns) at 4 threads.", line, StringComparison.Ordinal);
+        Assert.Contains("a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file", line, StringComparison.Ordinal);
+        var markdown = new StringBuilder();
+        WorkloadTables.WriteThreadCosts(markdown, [one, four]);
+        Assert.Contains(line, markdown.ToString(), StringComparison.Ordinal);
+    }
+
     /// <summary>A one-second window of a read-only run with the given totals, on a two-core machine; a fifth of the CPU time in the kernel.</summary>
     private static WorkloadResult Result(int threads, double operationsPerSecond, double cpuSeconds, long systemCalls) => new()
     {
