@@ -19,13 +19,14 @@ internal static class KvBenchConfig
     /// <summary>
     /// The job of the default run: a few short iterations per case, so about 140 cases finish inside the 15 minutes on
     /// two cores. 100 ms iterations: at 150 ms, with LiteDB's rows added, the 132 cases took 10 min of a 21-minute run
-    /// on 2026-11-25 (about 4.5 s a case, a second of it BenchmarkDotNet's pilot finding the invocation count). Good
+    /// on 2026-11-25 (about 4.5 s a case, a second of it BenchmarkDotNet's pilot finding the invocation count); two
+    /// warm-up iterations, since the pilot has already run the operation for a second. Good
     /// for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
         .WithLaunchCount(1)
-        .WithWarmupCount(3)
+        .WithWarmupCount(2)
         .WithIterationCount(10)
         .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(100));
 

@@ -35,11 +35,12 @@ public sealed record SuiteSettings
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
-    /// The default evaluation's: 0.3 s of warm-up and 0.7 s measured per run, 12 runs per row (6 of the sweep at 1 and 4
+    /// The default evaluation's: 0.2 s of warm-up and 0.5 s measured per run, 12 runs per row (6 of the sweep at 1 and 4
     /// threads, the two counts the thread-cost table compares on two cores, 6 of YCSB) on one load of 50,000 records;
     /// then 6 runs of the scale sweep per row at 1,000 and 10,000 records. On 2026-11-25 here, with LiteDB's two rows
     /// added, the sweep at 1, 4 and 16 threads on 100,000 records made this step take 244 s of a 21-minute evaluation
-    /// (with the probes 275 s, <c>kvbench adr</c> on a loaded machine), over its 15 minutes; <c>--full</c> and
+    /// (with the probes 275 s, <c>kvbench adr</c> on a loaded machine), over its 15 minutes, and with 0.3 s and 0.7 s a
+    /// run, on 1 and 4 threads and 50,000 records, 127 s of a 17 min 44 s evaluation; <c>--full</c> and
     /// <c>kvbench sweep threads</c> run every thread count. Up to 100,000 records the scale sweep took 3 min 56 s for
     /// seven rows on 2026-11-22 on a loaded machine, most of it FileSystem creating 100,000 files, which the 15-minute
     /// evaluation cannot afford: <c>--full</c> and <c>kvbench sweep scale</c> go to a million. A screen, not a verdict;
@@ -50,8 +51,8 @@ public sealed record SuiteSettings
         Records = 50_000,
         ScaleRecords = [1_000, 10_000],
         SweepThreads = [1, 4],
-        Warmup = TimeSpan.FromMilliseconds(300),
-        Duration = TimeSpan.FromMilliseconds(700),
+        Warmup = TimeSpan.FromMilliseconds(200),
+        Duration = TimeSpan.FromMilliseconds(500),
     };
 
     /// <summary>A few hundred milliseconds a run on a few thousand records: for tests.</summary>

@@ -80,8 +80,11 @@ public sealed class BenchmarkArgumentsTests
         Assert.Equal([128, 1028], SizesOf(StoreNames.SqliteWal + "_raw"));
         Assert.Equal([128], SizesOf(StoreNames.SqliteWal + "_naive"));
 
-        // GetArray at one size, on every row; the other methods at both.
-        Assert.All(cases.Where(c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.GetArray)), c => Assert.Equal(128, (int)c.Parameters[nameof(PointOperations.ValueBytes)]));
+        // GetArray and HaveKey at one size, on every row; Put and Get at both.
+        Assert.All(
+            cases.Where(c => c.Descriptor.WorkloadMethod.Name is nameof(PointOperations.GetArray) or nameof(PointOperations.HaveKey)),
+            c => Assert.Equal(128, (int)c.Parameters[nameof(PointOperations.ValueBytes)]));
+        Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Put) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
         Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Get) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
     }
 
