@@ -3,9 +3,9 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "point-operations-1028.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Mean time per call, 1028-byte values\nBuffered; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-11-22 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Mean time per call, 1028-byte values\nBuffered; FASTER: memory until Flush; LiteDB: Synced; Memory: memory only\nmeasured 2026-11-25 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Row"
-set ylabel "Mean time per call (µs), log scale"
+set ylabel "Mean time per call (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
@@ -18,5 +18,4 @@ set style histogram clustered gap 1
 set boxwidth 0.9 relative
 set xtics rotate by -30
 plot "point-operations-1028.dat" using 3:xtic(1) title "Put" lc rgb "#0072B2" fillstyle solid 0.85 border lc rgb "#000000", \
-     "" using 4 title "Get" lc rgb "#D55E00" fillstyle pattern 4 border lc rgb "#000000", \
-     "" using 5 title "HaveKey" lc rgb "#009E73" fillstyle pattern 5 border lc rgb "#000000"
+     "" using 4 title "Get" lc rgb "#D55E00" fillstyle pattern 4 border lc rgb "#000000"

@@ -3,18 +3,19 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "synced-puts-128.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Mean time per item, 128-byte values\nSynced\nmeasured 2026-11-22 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Mean time per item, 128-byte values\nSynced\nmeasured 2026-11-25 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Row"
-set ylabel "Mean time per item (µs), log scale"
+set ylabel "Mean time per item (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
 set tics nomirror
 set logscale y 10
 set mytics 10
-set format y "%.0f"
+set format y "%g"
 set style data histograms
 set style histogram clustered gap 1
 set boxwidth 0.9 relative
+set xtics rotate by -30
 plot "synced-puts-128.dat" using 3:xtic(1) title "Put" lc rgb "#0072B2" fillstyle solid 0.85 border lc rgb "#000000", \
      "" using 4 title "PutMany" lc rgb "#D55E00" fillstyle pattern 4 border lc rgb "#000000"
