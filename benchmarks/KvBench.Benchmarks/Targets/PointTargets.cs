@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Reflection;
 
 using KvBench.Core;
@@ -17,6 +18,21 @@ internal static class PointTargets
         .Select(type => (Type: type, Variant: type.GetCustomAttribute<PointVariantAttribute>()))
         .Where(found => found.Variant is not null && StoreCatalog.AvailableNames.Contains(found.Variant.Row))
         .ToDictionary(found => RowVariants.Name(found.Variant!.Row, found.Variant.Kind), found => found.Type, StringComparer.Ordinal);
+
+    /// <summary>
+    /// TryGet for a target whose read returns an array (a naive usage, or a package whose read does): writes
+    /// <paramref name="value"/> into <paramref name="destination"/> when there is one.
+    /// </summary>
+    public static bool CopyFound(byte[]? value, IBufferWriter<byte> destination)
+    {
+        if (value is null)
+        {
+            return false;
+        }
+
+        destination.Write(value);
+        return true;
+    }
 
     /// <summary>Whether a run measures <paramref name="name"/> at <paramref name="valueBytes"/> (see <see cref="PointVariantAttribute.OnlyValueBytes"/>).</summary>
     public static bool Measures(string name, int valueBytes) =>

@@ -34,16 +34,7 @@ internal sealed class LiteDbNaive(string directory) : IPointTarget
         }
     }
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Get(key) is not { } value)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {

@@ -28,16 +28,7 @@ internal sealed class RocksDbNaive : IPointTarget
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => _db.Put(key.ToArray(), value.ToArray());
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Get(key) is not { } value)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key) => _db.Get(key.ToArray());
 

@@ -52,16 +52,7 @@ internal sealed class SqliteWalNaive : IPointTarget
         command.ExecuteNonQuery();
     }
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Get(key) is not { } value)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {

@@ -24,16 +24,7 @@ internal abstract class LiteDbRawTarget(string directory, ConnectionType connect
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
         Collection.Upsert(new BsonDocument { ["_id"] = key.ToArray(), ["v"] = value.ToArray() });
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (Get(key) is not { } value)
-        {
-            return false;
-        }
-
-        destination.Write(value);
-        return true;
-    }
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key) => Collection.FindById(key.ToArray())?["v"].AsBinary;
 
