@@ -74,6 +74,7 @@ public class PointOperations
     }
 
     [Benchmark]
+    [WritesDataset]
     public void Put()
     {
         int index = _records!.Next();

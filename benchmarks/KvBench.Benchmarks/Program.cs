@@ -2,6 +2,7 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 
+using KvBench.Benchmarks.Paired;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
@@ -41,6 +42,11 @@ public static class Program
 
     public static int Main(string[] args)
     {
+        if (args is [PairedPriceWorker.Switch, string row, string output])
+        {
+            return PairedPriceWorker.RunProcess(row, output);
+        }
+
         DateTime started = DateTime.UtcNow;
         string datasets = Dataset.CreateSharedRoot();
         Environment.SetEnvironmentVariable(Dataset.SharedRootVariable, datasets);
@@ -71,15 +77,28 @@ public static class Program
             Console.WriteLine($"Write check failed: {lost}");
         }
 
-        foreach (Summary summary in summaries)
+        bool isEvaluation = args is [] or [FullSwitch];
+        PairedRatios? paired = null;
+        IReadOnlyList<string> pairedProblems = [];
+        if (isEvaluation)
         {
-            WriteRatios(summary);
+            Console.WriteLine("// Adapter ÷ raw driver, measured paired...");
+            (IReadOnlyList<RowRatio> ratios, pairedProblems) = PairedPrice.Measure(StoreCatalog.AvailableNames, PairedPriceSettings.Default, line => Console.WriteLine($"//   {line}"));
+            paired = new PairedRatios(ratios, PairedPriceSettings.Default);
+            foreach (string problem in pairedProblems)
+            {
+                Console.WriteLine(problem);
+            }
         }
 
-        bool isEvaluation = args is [] or [FullSwitch];
+        foreach (Summary summary in summaries)
+        {
+            WriteRatios(summary, paired);
+        }
+
         bool claimsHold = !isEvaluation || WriteAdr(summaries, full: args is [FullSwitch]);
         PrintTables(summaries, started);
-        return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 ? 0 : 1;
+        return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 && pairedProblems.Count == 0 ? 0 : 1;
     }
 
     /// <summary>
@@ -160,9 +179,9 @@ public static class Program
         }
     }
 
-    private static void WriteRatios(Summary summary)
+    private static void WriteRatios(Summary summary, PairedRatios? paired)
     {
-        WriteRatios(summary, typeof(PointOperations), RatioFileName, PointOperationReport.ToMarkdown);
+        WriteRatios(summary, typeof(PointOperations), RatioFileName, results => PointOperationReport.ToMarkdown(results, paired));
         WriteRatios(summary, typeof(ThreadedPointOperations), ThreadedRatioFileName, PointOperationReport.ThreadedToMarkdown);
     }
 

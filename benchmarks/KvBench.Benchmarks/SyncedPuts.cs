@@ -71,6 +71,7 @@ public class SyncedPuts
     }
 
     [Benchmark]
+    [WritesDataset]
     public void Put()
     {
         int index = _records!.Next();
@@ -78,6 +79,7 @@ public class SyncedPuts
     }
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
+    [WritesDataset]
     public void PutMany()
     {
         int batch = _nextBatch;

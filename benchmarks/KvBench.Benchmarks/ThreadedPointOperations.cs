@@ -88,6 +88,7 @@ public class ThreadedPointOperations
     }
 
     [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
+    [WritesDataset]
     public void Put() => Run(static worker => worker.Put());
 
     /// <summary>Get through TryGet into a buffer of each thread's, reused by every call.</summary>

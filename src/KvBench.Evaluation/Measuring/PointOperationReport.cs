@@ -9,27 +9,34 @@ namespace KvBench.Evaluation.Measuring;
 /// </summary>
 public static class PointOperationReport
 {
-    /// <summary>Writes the ratio tables and goal checks for <paramref name="results"/> as GitHub markdown.</summary>
-    public static string ToMarkdown(IEnumerable<PointResult> results)
+    /// <summary>
+    /// Writes the ratio tables and goal checks for <paramref name="results"/> as GitHub markdown; with
+    /// <paramref name="paired"/>, the adapter ÷ raw table and its goals come from those ratios instead of from the
+    /// medians of <paramref name="results"/>' separate processes.
+    /// </summary>
+    public static string ToMarkdown(IEnumerable<PointResult> results, PairedRatios? paired = null)
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
         IReadOnlyList<RowRatio> ratios = PointRatios.Compute(list);
+        IReadOnlyList<RowRatio> adapterRatios = paired?.Ratios ?? ratios;
         List<(string Method, int ValueBytes)> columns = [.. list
             .Select(result => (result.Method, result.ValueBytes))
+            .Concat(adapterRatios.Select(ratio => (ratio.Method, ratio.ValueBytes)))
             .Distinct()
             .OrderBy(column => IndexOf(column.Method))
             .ThenBy(column => column.ValueBytes)];
 
         var markdown = new StringBuilder();
         markdown.AppendLine("## Cost of the abstraction: adapter ÷ raw driver").AppendLine();
-        markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of the adapter row divided by the median of the same operations written directly against the store's package, in the same run, with its {RatioInterval.Confidence:0%} confidence interval in brackets (a bootstrap over both rows' iterations). Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
-        AppendRatioTable(markdown, ratios, columns, RowVariantKind.Adapter, list);
+        markdown.Append(paired is null ? SeparateProcessesMethod : PairedMethod(paired.Settings));
+        markdown.AppendLine(CultureInfo.InvariantCulture, $" Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
+        AppendRatioTable(markdown, adapterRatios, columns, RowVariantKind.Adapter, list);
         markdown.AppendLine().AppendLine("## Cost of the usage: naive ÷ tuned").AppendLine();
         markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of a common naive usage divided by the median of the tuned adapter, in the same run, with its {RatioInterval.Confidence:0%} confidence interval.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
 
-        IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list);
+        IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list, adapterRatios);
         List<TargetCheck> unmet = [.. checks.Where(check => !check.Met).OrderBy(check => check.Verdict)];
         markdown.AppendLine().AppendLine("## Goals").AppendLine();
         markdown.AppendLine(CultureInfo.InvariantCulture, $"{checks.Count} goals: {Count(checks, GoalVerdict.Met)} met, {Count(checks, GoalVerdict.Missed)} missed, {Count(checks, GoalVerdict.Inconclusive)} inconclusive.");
@@ -44,6 +51,14 @@ public static class PointOperationReport
 
         return markdown.ToString();
     }
+
+    private static string SeparateProcessesMethod { get; } = string.Create(
+        CultureInfo.InvariantCulture,
+        $"Median of the adapter row divided by the median of the same operations written directly against the store's package, each measured by BenchmarkDotNet in a process of its own in this run, with its {RatioInterval.Confidence:0%} confidence interval in brackets (a bootstrap over both rows' iterations: it cannot see what differs between two processes, so read its verdicts as a screen).");
+
+    private static string PairedMethod(PairedPriceSettings settings) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"Time of the adapter divided by that of the same operations written directly against the store's package, measured paired: both loaded alike in one process and called in alternating blocks of the same operations (about {settings.Block.TotalMilliseconds:0} ms each, {settings.Rounds} rounds after {settings.Warmup.TotalMilliseconds:0} ms of warm-up), in {settings.Processes} processes per row. The ratio is the median over every round; in brackets its {RatioInterval.Confidence:0%} confidence interval, a bootstrap that draws the processes and then their rounds, so it is as wide as the processes disagree. Not BenchmarkDotNet's numbers: its cases run in separate processes minutes apart, and the ratio of two of its medians carries every difference between the two.");
 
     /// <summary>
     /// Adapter ÷ raw driver for each method and thread count, as GitHub markdown: what the contract costs when several
@@ -104,7 +119,7 @@ public static class PointOperationReport
             // A row with no such baseline at all (LiteDB_Direct: LiteDB's raw usage is one, measured beside LiteDB) says
             // so once, rather than "not measured" in every column.
             string? reference = RowVariants.ReferenceOf(row);
-            if (!results.Any(result => result.Row == reference))
+            if (!results.Any(result => result.Row == reference) && !ratios.Any(ratio => ratio.Row == row))
             {
                 markdown.Append(CultureInfo.InvariantCulture, $"| {row} | no {reference ?? "reference"} row |");
                 columns.ForEach(_ => markdown.Append(" - |"));

@@ -56,8 +56,11 @@ public static class PointOperationTargets
         _ => null,
     };
 
-    /// <summary>Every goal that <paramref name="results"/> can check, for adapter rows.</summary>
-    public static IReadOnlyList<TargetCheck> Check(IEnumerable<PointResult> results)
+    /// <summary>
+    /// Every goal that <paramref name="results"/> can check, for adapter rows: allocations from the results, adapter ÷
+    /// raw from <paramref name="adapterRatios"/> when given (a paired measurement), else from the results' medians.
+    /// </summary>
+    public static IReadOnlyList<TargetCheck> Check(IEnumerable<PointResult> results, IReadOnlyList<RowRatio>? adapterRatios = null)
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
@@ -70,7 +73,7 @@ public static class PointOperationTargets
             }
         }
 
-        foreach (RowRatio ratio in PointRatios.Compute(list).Where(ratio => RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
+        foreach (RowRatio ratio in (adapterRatios ?? PointRatios.Compute(list)).Where(ratio => RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
         {
             checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}", ratio.Formatted, RatioVerdict(ratio)));
         }

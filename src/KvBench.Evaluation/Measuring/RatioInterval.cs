@@ -45,6 +45,53 @@ public static class RatioInterval
         return (Percentile(ratios, tail), Percentile(ratios, 1 - tail));
     }
 
+    /// <summary>
+    /// The interval of the median of <paramref name="clusters"/>' pooled values (ratios measured paired, one cluster per
+    /// process), and that median; <see langword="null"/> for the interval when fewer than two values were measured.
+    /// Each resample draws the clusters again with replacement and then each drawn cluster's values, so what differs
+    /// between processes (code layout, which pages the heap got, the JIT's profile) widens the interval as the noise
+    /// within a process does: with two processes, an interval wholly on one side of a goal says both processes were.
+    /// </summary>
+    public static (double Median, (double Low, double High)? Interval) OfClusters(IReadOnlyList<IReadOnlyList<double>> clusters)
+    {
+        ArgumentNullException.ThrowIfNull(clusters);
+        List<IReadOnlyList<double>> measured = [.. clusters.Where(cluster => cluster.Count > 0)];
+        double[] pooled = [.. measured.SelectMany(cluster => cluster)];
+        if (pooled.Length == 0)
+        {
+            return (double.NaN, null);
+        }
+
+        Array.Sort(pooled);
+        if (pooled.Length < 2)
+        {
+            return (Median(pooled), null);
+        }
+
+        var random = new Random(Seed);
+        double[] medians = new double[Resamples];
+        var sample = new List<double>(pooled.Length);
+        for (int i = 0; i < Resamples; i++)
+        {
+            sample.Clear();
+            for (int c = 0; c < measured.Count; c++)
+            {
+                IReadOnlyList<double> cluster = measured[random.Next(measured.Count)];
+                for (int v = 0; v < cluster.Count; v++)
+                {
+                    sample.Add(cluster[random.Next(cluster.Count)]);
+                }
+            }
+
+            sample.Sort();
+            medians[i] = Median(sample);
+        }
+
+        Array.Sort(medians);
+        double tail = (1 - Confidence) / 2;
+        return (Median(pooled), (Percentile(medians, tail), Percentile(medians, 1 - tail)));
+    }
+
     /// <summary>The median of a sorted list, the mean of the middle two for an even count.</summary>
     public static double Median(IReadOnlyList<double> sorted)
     {

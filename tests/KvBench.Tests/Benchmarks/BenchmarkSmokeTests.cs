@@ -3,6 +3,7 @@ using System.Reflection;
 using BenchmarkDotNet.Attributes;
 
 using KvBench.Benchmarks;
+using KvBench.Benchmarks.Paired;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
@@ -37,6 +38,10 @@ public sealed class BenchmarkSmokeTests
     }
 
     public static TheoryData<string> PointTypes => new(PointOperations.Types);
+
+    /// <summary>Every row that has a raw driver, which the paired measurement divides it by.</summary>
+    public static TheoryData<string> PairedRows =>
+        new(PointOperations.Types.Where(type => PointOperations.Types.Contains(RowVariants.Name(type, RowVariantKind.Raw))));
 
     /// <summary>Every row and thread count that <see cref="ThreadedPointOperations"/> measures.</summary>
     public static TheoryData<string, int> ThreadedCases
@@ -92,6 +97,32 @@ public sealed class BenchmarkSmokeTests
     {
         var benchmark = new SyncedPuts { Type = type, ValueBytes = ValueSizes(typeof(SyncedPuts)).First(), RecordCount = TinyRecordCount };
         RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
+    }
+
+    [Theory]
+    [MemberData(nameof(PairedRows))]
+    public void A_paired_worker_measures_every_method_and_size_its_row_and_raw_driver_share(string row)
+    {
+        string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-test-{Guid.NewGuid():N}.json");
+        var settings = new PairedPriceSettings { Rounds = 3, Block = TimeSpan.FromMilliseconds(0.05), Warmup = TimeSpan.FromMilliseconds(1) };
+        try
+        {
+            PairedPriceWorker.Run(row, output, settings, TinyRecordCount);
+            List<PairedCell> cells = System.Text.Json.JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output))!;
+
+            string raw = RowVariants.Name(row, RowVariantKind.Raw);
+            var expected = PairedPriceWorker.ValueSizes
+                .Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size))
+                .SelectMany(size => PointMethods.All.Where(method => PointOperations.MeasuresAt(method, size)).Select(method => (method, size)))
+                .ToHashSet();
+            Assert.Equal(expected, cells.Select(cell => (cell.Method, cell.ValueBytes)).ToHashSet());
+            Assert.All(cells, cell => Assert.Equal(settings.Rounds, cell.Ratios.Length));
+            Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
+        }
+        finally
+        {
+            File.Delete(output);
+        }
     }
 
     [Fact]

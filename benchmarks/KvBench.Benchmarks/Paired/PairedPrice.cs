@@ -1,0 +1,89 @@
+using System.Diagnostics;
+using System.Text.Json;
+
+using KvBench.Benchmarks.Targets;
+using KvBench.Evaluation.Measuring;
+
+namespace KvBench.Benchmarks.Paired;
+
+/// <summary>
+/// The adapter ÷ raw-driver ratios of the point operations, measured paired: each row and its raw driver in one
+/// process, in alternating blocks (<see cref="PairedRounds"/>), in <see cref="PairedPriceSettings.Processes"/> processes
+/// per row, with an interval that resamples the processes and then their rounds (<see cref="RatioInterval.OfClusters"/>).
+/// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carried
+/// every difference between two processes and two moments, and two default runs of one build agreed on 32 of 50 verdicts.
+/// </summary>
+internal static class PairedPrice
+{
+    /// <summary>The ratios of every row in <paramref name="rows"/> that has a raw driver, and a line for each row whose worker failed.</summary>
+    public static (IReadOnlyList<RowRatio> Ratios, IReadOnlyList<string> Problems) Measure(IEnumerable<string> rows, PairedPriceSettings settings, Action<string> log)
+    {
+        ArgumentNullException.ThrowIfNull(rows);
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(log);
+        var ratios = new List<RowRatio>();
+        var problems = new List<string>();
+        foreach (string row in rows.Where(row => PointTargets.Names.Contains(RowVariants.Name(row, RowVariantKind.Raw))))
+        {
+            var workers = new List<IReadOnlyList<PairedCell>>();
+            var clock = Stopwatch.StartNew();
+            for (int process = 0; process < settings.Processes; process++)
+            {
+                if (RunWorker(row, settings) is { } cells)
+                {
+                    workers.Add(cells);
+                }
+                else
+                {
+                    problems.Add($"The paired measurement of {row} against its raw driver failed in process {process + 1} of {settings.Processes}; see the lines above.");
+                }
+            }
+
+            log($"Paired adapter ÷ raw on {row}: {clock.Elapsed.TotalSeconds:0} s");
+            ratios.AddRange(workers.SelectMany(cells => cells)
+                .GroupBy(cell => (cell.Method, cell.ValueBytes))
+                .Select(cell =>
+                {
+                    (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval);
+                }));
+        }
+
+        return (ratios, problems);
+    }
+
+    /// <summary>Runs one worker process for <paramref name="row"/>; its cells, or <see langword="null"/> when it failed (what it printed is passed on).</summary>
+    private static IReadOnlyList<PairedCell>? RunWorker(string row, PairedPriceSettings settings)
+    {
+        string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-{Guid.NewGuid():N}.json");
+        var start = new ProcessStartInfo(Environment.ProcessPath!) { UseShellExecute = false };
+        if (Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet")
+        {
+            start.ArgumentList.Add(typeof(PairedPrice).Assembly.Location);
+        }
+
+        foreach (string argument in new[] { PairedPriceWorker.Switch, row, output })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // Tier-up without the runtime's 100 ms wait after startup activity, so a cell's warm-up reaches optimized code.
+        start.Environment["DOTNET_TC_CallCountingDelayMs"] = "0";
+        try
+        {
+            using Process worker = Process.Start(start)!;
+            if (!worker.WaitForExit(settings.ProcessTimeout))
+            {
+                worker.Kill(entireProcessTree: true);
+                Console.WriteLine($"// The paired worker for {row} ran past {settings.ProcessTimeout.TotalMinutes:0} minutes and was killed.");
+                return null;
+            }
+
+            return worker.ExitCode == 0 && File.Exists(output) ? JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output)) : null;
+        }
+        finally
+        {
+            File.Delete(output);
+        }
+    }
+}

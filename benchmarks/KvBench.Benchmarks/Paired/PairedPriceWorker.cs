@@ -1,0 +1,82 @@
+using System.Reflection;
+using System.Text.Json;
+
+using BenchmarkDotNet.Attributes;
+
+using KvBench.Benchmarks.Targets;
+using KvBench.Core;
+using KvBench.Evaluation.Measuring;
+
+namespace KvBench.Benchmarks.Paired;
+
+/// <summary>
+/// One process of the paired measurement: a row and its raw driver, each loaded on a directory of its own at every value
+/// size <see cref="PointOperations"/> measures, every method measured in <see cref="PairedRounds"/>, reads before Put
+/// (a Put rewrites the dataset, equally often on both sides), the results written as JSON to a file.
+/// </summary>
+internal static class PairedPriceWorker
+{
+    /// <summary>The switch that starts a worker: <c>--paired-price-worker ROW OUTPUT-FILE</c>.</summary>
+    public const string Switch = "--paired-price-worker";
+
+    /// <summary>The methods in the order a worker measures them: the reads, then Put.</summary>
+    private static readonly string[] s_methods = [PointMethods.Get, PointMethods.GetArray, PointMethods.HaveKey, PointMethods.Put];
+
+    /// <summary>The value sizes <see cref="PointOperations"/> measures, read from its parameter so the two never differ.</summary>
+    public static IReadOnlyList<int> ValueSizes { get; } =
+        [.. typeof(PointOperations).GetProperty(nameof(PointOperations.ValueBytes))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>()];
+
+    /// <summary>The worker process's entry: 0 when every cell was measured and written, 1 (with one line saying why) otherwise.</summary>
+    public static int RunProcess(string row, string output)
+    {
+        try
+        {
+            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount);
+            return 0;
+        }
+        catch (Exception error) when (error is KeyValueStoreException or InvalidDataException or IOException or ArgumentException)
+        {
+            Console.WriteLine($"// The paired measurement of {row} failed: {error.GetType().Name}: {error.Message}");
+            return 1;
+        }
+    }
+
+    /// <summary>
+    /// Measures <paramref name="row"/> against its raw driver on <paramref name="requestedRecords"/> records (fewer where
+    /// <see cref="PreloadedRecords"/> says so, as in the benchmarks) and writes the cells to <paramref name="output"/>.
+    /// </summary>
+    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords)
+    {
+        string raw = RowVariants.Name(row, RowVariantKind.Raw);
+        int count = PreloadedRecords.For(row, requestedRecords);
+        string root = Path.Combine(Path.GetTempPath(), "kvbench-paired", Guid.NewGuid().ToString("N"));
+        var cells = new List<PairedCell>();
+        try
+        {
+            foreach (int valueBytes in ValueSizes.Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size)))
+            {
+                using PairedSide adapter = PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count);
+                using PairedSide baseline = PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count);
+                foreach (string method in s_methods.Where(method => PointOperations.MeasuresAt(method, valueBytes)))
+                {
+                    cells.Add(new PairedCell(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
+                }
+
+                adapter.Verify();
+                baseline.Verify();
+            }
+        }
+        finally
+        {
+            if (Directory.Exists(root))
+            {
+                Directory.Delete(root, recursive: true);
+            }
+        }
+
+        File.WriteAllText(output, JsonSerializer.Serialize(cells));
+    }
+}
+
+/// <summary>One cell of one worker: each round's adapter ÷ raw ratio for a method at a value size.</summary>
+internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios);

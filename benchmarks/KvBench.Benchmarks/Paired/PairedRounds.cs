@@ -1,0 +1,68 @@
+using System.Diagnostics;
+
+using KvBench.Evaluation.Measuring;
+
+namespace KvBench.Benchmarks.Paired;
+
+/// <summary>
+/// The rounds of one cell: one block of a row and one of its reference, the same number of operations each, in
+/// alternating order (ABBA), so what the machine does meanwhile falls on both sides of every round.
+/// </summary>
+internal static class PairedRounds
+{
+    /// <summary>
+    /// Each round's time per operation of <paramref name="row"/> divided by that of <paramref name="reference"/>, for
+    /// <paramref name="method"/>, after both warmed up together.
+    /// </summary>
+    public static double[] Measure(PairedSide row, PairedSide reference, string method, PairedPriceSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        ArgumentNullException.ThrowIfNull(reference);
+        ArgumentNullException.ThrowIfNull(settings);
+        long block = (long)(settings.Block.TotalSeconds * Stopwatch.Frequency);
+        long warmup = (long)(settings.Warmup.TotalSeconds * Stopwatch.Frequency);
+
+        // Doubles the block's operations until the slower side's block takes at least half the block time, and keeps
+        // alternating until the warm-up time has passed, then sizes the block from the last pair.
+        int operations = 1;
+        long warmed = 0;
+        long slower;
+        while (true)
+        {
+            long rowTicks = row.Time(method, operations);
+            long referenceTicks = reference.Time(method, operations);
+            slower = Math.Max(1, Math.Max(rowTicks, referenceTicks));
+            warmed += rowTicks + referenceTicks;
+            if (slower < block / 2 && operations < int.MaxValue / 2)
+            {
+                operations *= 2;
+            }
+            else if (warmed >= warmup)
+            {
+                break;
+            }
+        }
+
+        operations = (int)Math.Clamp(operations * (double)block / slower, 1, int.MaxValue);
+        double[] ratios = new double[settings.Rounds];
+        for (int round = 0; round < ratios.Length; round++)
+        {
+            long rowTicks;
+            long referenceTicks;
+            if (round % 2 == 0)
+            {
+                rowTicks = row.Time(method, operations);
+                referenceTicks = reference.Time(method, operations);
+            }
+            else
+            {
+                referenceTicks = reference.Time(method, operations);
+                rowTicks = row.Time(method, operations);
+            }
+
+            ratios[round] = rowTicks / (double)Math.Max(1, referenceTicks);
+        }
+
+        return ratios;
+    }
+}

@@ -1,0 +1,42 @@
+namespace KvBench.Evaluation.Measuring;
+
+/// <summary>
+/// How the paired measurement of adapter ÷ raw driver runs (a row and its raw driver in one process, alternating
+/// blocks of the same operations); <see cref="Default"/> is the evaluation's.
+/// </summary>
+public sealed record PairedPriceSettings
+{
+    /// <summary>The evaluation's settings.</summary>
+    public static PairedPriceSettings Default { get; } = new();
+
+    /// <summary>
+    /// Processes per row, each loading and measuring every cell again: 2 by default. What differs between processes
+    /// (code layout, the heap's pages, the JIT's profile) moved single-process ratios by more than the 10% goal (Memory's
+    /// Get at 1028 B measured 1.08, 1.30 and 1.58 of its raw driver in three runs of one build), and only a second
+    /// process lets the interval see it.
+    /// </summary>
+    public int Processes { get; init; } = 2;
+
+    /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 30 by default.</summary>
+    public int Rounds { get; init; } = 30;
+
+    /// <summary>
+    /// About how long one block of the slower side runs: 2 ms by default. Short, so both sides of a round see the same
+    /// machine (another process's burst lasts longer), and long against the clock's resolution.
+    /// </summary>
+    public TimeSpan Block { get; init; } = TimeSpan.FromMilliseconds(2);
+
+    /// <summary>
+    /// How long both sides alternate before a cell's rounds are measured: 200 ms by default, so the JIT has replaced
+    /// both sides' first code with optimized code (the child process asks for no call-counting delay).
+    /// </summary>
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>How long one process may take before it is killed and its row reported as failed: 5 minutes by default.</summary>
+    public TimeSpan ProcessTimeout { get; init; } = TimeSpan.FromMinutes(5);
+}
+
+/// <summary>Adapter ÷ raw-driver ratios measured paired, with the settings they were measured with.</summary>
+/// <param name="Ratios">One per row, method and value size.</param>
+/// <param name="Settings">How they were measured.</param>
+public sealed record PairedRatios(IReadOnlyList<RowRatio> Ratios, PairedPriceSettings Settings);
