@@ -35,6 +35,9 @@ public static class Program
     /// <summary>The ADR-ready markdown an evaluation run ends with, in BenchmarkDotNet's artifacts folder.</summary>
     public const string AdrFileName = "kvbench-adr.md";
 
+    /// <summary>Only the paired adapter ÷ raw measurement and its goals (with <see cref="RowsSwitch"/>, of those rows): <c>--paired</c>.</summary>
+    public const string PairedSwitch = "--paired";
+
     /// <summary>KvBench's one argument beside BenchmarkDotNet's: <c>--rows FASTER,Memory</c> keeps the cases of those rows and their variants.</summary>
     public const string RowsSwitch = "--rows";
 
@@ -45,6 +48,11 @@ public static class Program
         if (args is [PairedPriceWorker.Switch, string row, string output])
         {
             return PairedPriceWorker.RunProcess(row, output);
+        }
+
+        if (args is [PairedSwitch, .. string[] pairedArgs])
+        {
+            return MeasurePairedOnly(pairedArgs);
         }
 
         DateTime started = DateTime.UtcNow;
@@ -82,13 +90,8 @@ public static class Program
         IReadOnlyList<string> pairedProblems = [];
         if (isEvaluation)
         {
-            Console.WriteLine("// Adapter ÷ raw driver, measured paired...");
-            (IReadOnlyList<RowRatio> ratios, pairedProblems) = PairedPrice.Measure(StoreCatalog.AvailableNames, PairedPriceSettings.Default, line => Console.WriteLine($"//   {line}"));
-            paired = new PairedRatios(ratios, PairedPriceSettings.Default);
-            foreach (string problem in pairedProblems)
-            {
-                Console.WriteLine(problem);
-            }
+            pairedProblems = MeasurePaired(StoreCatalog.AvailableNames, out PairedRatios measured);
+            paired = measured;
         }
 
         foreach (Summary summary in summaries)
@@ -99,6 +102,34 @@ public static class Program
         bool claimsHold = !isEvaluation || WriteAdr(summaries, full: args is [FullSwitch]);
         PrintTables(summaries, started);
         return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 && pairedProblems.Count == 0 ? 0 : 1;
+    }
+
+    /// <summary>The paired adapter ÷ raw measurement of <paramref name="rows"/> (<see cref="PairedPrice"/>); the lines saying which rows failed.</summary>
+    private static IReadOnlyList<string> MeasurePaired(IReadOnlyList<string> rows, out PairedRatios paired)
+    {
+        Console.WriteLine("// Adapter ÷ raw driver, measured paired...");
+        (IReadOnlyList<RowRatio> ratios, IReadOnlyList<string> problems) = PairedPrice.Measure(rows, PairedPriceSettings.Default, line => Console.WriteLine($"//   {line}"));
+        paired = new PairedRatios(ratios, PairedPriceSettings.Default);
+        foreach (string problem in problems)
+        {
+            Console.WriteLine(problem);
+        }
+
+        return problems;
+    }
+
+    /// <summary><see cref="PairedSwitch"/>: the paired measurement alone, its table and goals printed; 1 when a row failed.</summary>
+    private static int MeasurePairedOnly(string[] args)
+    {
+        if (WithoutRows(args, out IReadOnlyList<string>? rows) is { Length: > 0 } other)
+        {
+            Console.WriteLine($"{PairedSwitch} takes only {RowsSwitch}, not {string.Join(' ', other)}.");
+            return 2;
+        }
+
+        IReadOnlyList<string> problems = MeasurePaired(rows ?? StoreCatalog.AvailableNames, out PairedRatios paired);
+        Console.WriteLine(PointOperationReport.ToMarkdown([], paired));
+        return problems.Count == 0 ? 0 : 1;
     }
 
     /// <summary>

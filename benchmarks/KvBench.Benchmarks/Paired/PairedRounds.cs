@@ -10,6 +10,9 @@ namespace KvBench.Benchmarks.Paired;
 /// </summary>
 internal static class PairedRounds
 {
+    /// <summary>How many pairs of blocks, at the final size, the block's length is estimated from.</summary>
+    private const int CalibrationPairs = 5;
+
     /// <summary>
     /// Each round's time per operation of <paramref name="row"/> divided by that of <paramref name="reference"/>, for
     /// <paramref name="method"/>, after both warmed up together.
@@ -23,27 +26,37 @@ internal static class PairedRounds
         long warmup = (long)(settings.Warmup.TotalSeconds * Stopwatch.Frequency);
 
         // Doubles the block's operations until the slower side's block takes at least half the block time, and keeps
-        // alternating until the warm-up time has passed, then sizes the block from the last pair.
+        // alternating until the warm-up time has passed. The block is then sized from the median of the last pairs, not
+        // from one pair: one Put that ran a checkpoint (LiteDB's, every 1,000 log pages) took milliseconds where the
+        // others took microseconds, and a block sized from it held one operation.
         int operations = 1;
         long warmed = 0;
-        long slower;
+        var slowerTicks = new List<long>();
         while (true)
         {
             long rowTicks = row.Time(method, operations);
             long referenceTicks = reference.Time(method, operations);
-            slower = Math.Max(1, Math.Max(rowTicks, referenceTicks));
+            long slower = Math.Max(1, Math.Max(rowTicks, referenceTicks));
             warmed += rowTicks + referenceTicks;
-            if (slower < block / 2 && operations < int.MaxValue / 2)
+            slowerTicks.Add(slower);
+            if (slowerTicks.Count > CalibrationPairs)
+            {
+                slowerTicks.RemoveAt(0);
+            }
+
+            long typical = slowerTicks.Order().ElementAt(slowerTicks.Count / 2);
+            if (typical < block / 2 && operations < int.MaxValue / 2)
             {
                 operations *= 2;
+                slowerTicks.Clear();
             }
-            else if (warmed >= warmup)
+            else if (warmed >= warmup && slowerTicks.Count == CalibrationPairs)
             {
+                operations = (int)Math.Clamp(operations * (double)block / typical, 1, int.MaxValue);
                 break;
             }
         }
 
-        operations = (int)Math.Clamp(operations * (double)block / slower, 1, int.MaxValue);
         double[] ratios = new double[settings.Rounds];
         for (int round = 0; round < ratios.Length; round++)
         {

@@ -102,7 +102,7 @@ public static class PointOperationReport
 
     private static void AppendRatioTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<(string Method, int ValueBytes)> columns, RowVariantKind kind, List<PointResult> results)
     {
-        List<string> rows = [.. results.Select(result => result.Row).Distinct().Where(row => RowVariants.Parse(row).Kind == kind)];
+        List<string> rows = [.. results.Select(result => result.Row).Concat(ratios.Select(ratio => ratio.Row)).Distinct().Where(row => RowVariants.Parse(row).Kind == kind)];
         if (rows.Count == 0)
         {
             markdown.AppendLine("No such rows were measured.");
