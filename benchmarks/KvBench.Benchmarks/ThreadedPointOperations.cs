@@ -1,5 +1,3 @@
-using System.Buffers;
-
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Filters;
@@ -8,7 +6,6 @@ using BenchmarkDotNet.Running;
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
 using KvBench.Evaluation.Measuring;
-using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
@@ -38,14 +35,9 @@ public class ThreadedPointOperations
     public const int OperationsPerInvoke = 4096;
 
     private PreloadedTarget? _preloaded;
-    private IPointTarget? _target;
-    private VersionedRecords? _records;
-    private Barrier? _start;
-    private Barrier? _end;
-    private Thread[] _helpers = [];
-    private Worker? _main;
-    private Action<Worker>? _operation;
-    private Exception? _failure;
+    private CallingThreads? _threads;
+    private Action<CallingThreads.Share>? _put;
+    private Action<CallingThreads.Share>? _get;
 
     /// <summary>The row: an adapter or a raw driver.</summary>
     [ParamsSource(nameof(Types))]
@@ -74,159 +66,28 @@ public class ThreadedPointOperations
         }
 
         _preloaded = PreloadedTarget.Open(Type, ValueBytes, RecordCount);
-        _records = _preloaded.Records;
-        _target = _preloaded.Target;
+        _threads = new CallingThreads(_preloaded.Target, _preloaded.Records, Threads, ValueBytes);
 
-        _start = new Barrier(Threads);
-        _end = new Barrier(Threads);
-        _main = new Worker(this, 0);
-        var ready = new CountdownEvent(Threads - 1);
-        _helpers = [.. Enumerable.Range(1, Threads - 1).Select(thread => new Thread(() => Serve(thread, ready)) { IsBackground = true, Name = $"kvbench-caller-{thread}" })];
-        Array.ForEach(_helpers, helper => helper.Start());
-        ready.Wait();
-        ready.Dispose();
+        // Made once, so no invocation allocates a delegate.
+        int share = OperationsPerInvoke / Threads;
+        _put = thread => thread.Put(share);
+        _get = thread => thread.Get(share);
     }
 
     [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
     [WritesDataset]
-    public void Put() => Run(static worker => worker.Put());
+    public void Put() => _threads!.Run(_put!);
 
     /// <summary>Get through TryGet into a buffer of each thread's, reused by every call.</summary>
     [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
-    public void Get() => Run(static worker => worker.Get());
+    public void Get() => _threads!.Run(_get!);
 
     /// <summary>Stops the helper threads, then fails the case when any key does not hold the version written last.</summary>
     [GlobalCleanup]
     public void Cleanup()
     {
-        if (_start is not null)
-        {
-            _operation = null;
-            _start.SignalAndWait();
-            Array.ForEach(_helpers, helper => helper.Join());
-            _start.Dispose();
-            _end!.Dispose();
-        }
-
+        _threads?.Dispose();
         PreloadedTarget.CloseChecked(_preloaded);
-    }
-
-    /// <summary>Runs <paramref name="operation"/> on every thread's share of one invocation; throws what any thread threw.</summary>
-    private void Run(Action<Worker> operation)
-    {
-        _operation = operation;
-        _start!.SignalAndWait();
-        try
-        {
-            operation(_main!);
-        }
-        finally
-        {
-            _end!.SignalAndWait();
-        }
-
-        if (_failure is { } failure)
-        {
-            throw new InvalidOperationException($"A calling thread of {Type} failed.", failure);
-        }
-    }
-
-    /// <summary>A helper thread: makes its handle and buffer (on this thread, so they lie apart from the others'), then runs each invocation's share until cleanup.</summary>
-    private void Serve(int thread, CountdownEvent ready)
-    {
-        var worker = new Worker(this, thread);
-        ready.Signal();
-        try
-        {
-            while (true)
-            {
-                _start!.SignalAndWait();
-                if (_operation is not { } operation)
-                {
-                    return;
-                }
-
-                try
-                {
-                    operation(worker);
-                }
-                catch (Exception e)
-                {
-                    _failure = e;
-                }
-                finally
-                {
-                    _end!.SignalAndWait();
-                }
-            }
-        }
-        finally
-        {
-            worker.Dispose();
-        }
-    }
-
-    /// <summary>One thread's handle, buffer and block of keys.</summary>
-    private sealed class Worker : IDisposable
-    {
-        private readonly ArrayBufferWriter<byte> _buffer;
-        private readonly IPointTarget _handle;
-        private readonly IPointTarget _shared;
-        private readonly VersionedRecords _records;
-        private readonly int _first;
-        private readonly int _count;
-        private readonly int _operations;
-        private int _cursor;
-
-        public Worker(ThreadedPointOperations benchmark, int thread)
-        {
-            _records = benchmark._records!;
-            _shared = benchmark._target!;
-            _handle = thread == 0 ? _shared : _shared.ForAnotherThread();
-            _first = (int)((long)_records.Count * thread / benchmark.Threads);
-            _count = (int)((long)_records.Count * (thread + 1) / benchmark.Threads) - _first;
-            _operations = OperationsPerInvoke / benchmark.Threads;
-            _buffer = new ArrayBufferWriter<byte>(benchmark.ValueBytes);
-        }
-
-        public void Put()
-        {
-            // The cursor is kept in a local while the share runs: the workers' fields may share a cache line.
-            int cursor = _cursor;
-            for (int i = 0; i < _operations; i++)
-            {
-                int index = _first + cursor;
-                cursor = cursor + 1 == _count ? 0 : cursor + 1;
-                _handle.Put(_records.Key(index), _records.Rewrite(index));
-            }
-
-            _cursor = cursor;
-        }
-
-        public void Get()
-        {
-            int cursor = _cursor;
-            for (int i = 0; i < _operations; i++)
-            {
-                int index = _first + cursor;
-                cursor = cursor + 1 == _count ? 0 : cursor + 1;
-                _buffer.ResetWrittenCount();
-                if (!_handle.TryGet(_records.Key(index), _buffer))
-                {
-                    throw new InvalidDataException($"Record {index} was missing.");
-                }
-            }
-
-            _cursor = cursor;
-        }
-
-        public void Dispose()
-        {
-            if (!ReferenceEquals(_handle, _shared))
-            {
-                _handle.Dispose();
-            }
-        }
     }
 
     /// <summary>Leaves out the cases of a raw driver that serves one thread at more than one thread.</summary>

@@ -18,22 +18,24 @@ internal static class KvBenchConfig
 {
     /// <summary>
     /// The job of the default run: a few short iterations per case, so about 140 cases finish inside the 15 minutes on
-    /// two cores. 100 ms iterations: at 150 ms, with LiteDB's rows added, the 132 cases took 10 min of a 21-minute run
-    /// on 2026-11-25 (about 4.5 s a case, a second of it BenchmarkDotNet's pilot finding the invocation count); two
-    /// warm-up iterations, since the pilot has already run the operation for a second. Good
-    /// for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision.
+    /// two cores. 50 ms iterations: at 100 ms the cases took 7 min 54 s of a 15 min 25 s run on 2026-11-25, about 3.5 s
+    /// a case, a second of it BenchmarkDotNet's pilot finding the invocation count at the iteration time; the adapter ÷
+    /// raw verdicts no longer rest on these medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so
+    /// the cases keep their ten iterations and give up length. Two warm-up iterations, since the pilot has already run
+    /// the operation for half a second. Good for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>)
+    /// for publishable precision.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
         .WithLaunchCount(1)
         .WithWarmupCount(2)
         .WithIterationCount(10)
-        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(100));
+        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(50));
 
     /// <summary>
     /// The config, running <paramref name="job"/>, or each class's default job (BenchmarkDotNet's, or the class's own
     /// such as <see cref="SlowOperationsAttribute"/>) when it is <see langword="null"/>. BenchmarkDotNet's default
-    /// out-of-process toolchain is kept: 0.14.0 builds and runs a net10.0 benchmark process (checked), and a process per
+    /// out-of-process toolchain is kept: it builds and runs a net10.0 benchmark process, and a process per
     /// case keeps one row's heap and threads from disturbing the next row's numbers.
     /// </summary>
     /// <param name="job">The job, or <see langword="null"/> for each class's default.</param>

@@ -41,11 +41,11 @@ internal static class PairedPrice
 
             log($"Paired adapter ÷ raw on {row}: {clock.Elapsed.TotalSeconds:0} s");
             ratios.AddRange(workers.SelectMany(cells => cells)
-                .GroupBy(cell => (cell.Method, cell.ValueBytes))
+                .GroupBy(cell => (cell.Method, cell.ValueBytes, cell.Threads))
                 .Select(cell =>
                 {
                     (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
-                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval);
+                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval, cell.Key.Threads);
                 }));
         }
 

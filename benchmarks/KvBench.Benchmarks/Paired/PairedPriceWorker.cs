@@ -12,7 +12,9 @@ namespace KvBench.Benchmarks.Paired;
 /// <summary>
 /// One process of the paired measurement: a row and its raw driver, each loaded on a directory of its own at every value
 /// size <see cref="PointOperations"/> measures, every method measured in <see cref="PairedRounds"/>, reads before Put
-/// (a Put rewrites the dataset, equally often on both sides), the results written as JSON to a file.
+/// (a Put rewrites the dataset, equally often on both sides), Get and Put also from
+/// <see cref="PairedPriceSettings.ManyThreads"/> threads where the raw driver serves many, the results written as JSON
+/// to a file.
 /// </summary>
 internal static class PairedPriceWorker
 {
@@ -57,9 +59,16 @@ internal static class PairedPriceWorker
             {
                 using PairedSide adapter = PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count);
                 using PairedSide baseline = PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count);
+                bool manyThreads = valueBytes == settings.ManyThreadsValueBytes && settings.ManyThreads > 1 && PointTargets.ServesManyThreads(raw);
                 foreach (string method in s_methods.Where(method => PointOperations.MeasuresAt(method, valueBytes)))
                 {
                     cells.Add(new PairedCell(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
+                    if (manyThreads && method is PointMethods.Get or PointMethods.Put)
+                    {
+                        using CallingThreads adapterThreads = adapter.CallFrom(settings.ManyThreads);
+                        using CallingThreads baselineThreads = baseline.CallFrom(settings.ManyThreads);
+                        cells.Add(new PairedCell(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings), settings.ManyThreads));
+                    }
                 }
 
                 adapter.Verify();
@@ -78,5 +87,5 @@ internal static class PairedPriceWorker
     }
 }
 
-/// <summary>One cell of one worker: each round's adapter ÷ raw ratio for a method at a value size.</summary>
-internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios);
+/// <summary>One cell of one worker: each round's adapter ÷ raw ratio for a method at a value size and thread count.</summary>
+internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios, int Threads = 1);

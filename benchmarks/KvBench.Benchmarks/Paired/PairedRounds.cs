@@ -21,6 +21,36 @@ internal static class PairedRounds
     {
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(reference);
+        return Measure(operations => row.Time(method, operations), operations => reference.Time(method, operations), settings);
+    }
+
+    /// <summary>
+    /// Each round's wall time of <paramref name="row"/>'s threads divided by that of <paramref name="reference"/>'s, for
+    /// <paramref name="method"/> (Put or Get), every thread making the same number of calls.
+    /// </summary>
+    public static double[] Measure(CallingThreads row, CallingThreads reference, string method, PairedPriceSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        ArgumentNullException.ThrowIfNull(reference);
+        return Measure(operations => Time(row, method, operations), operations => Time(reference, method, operations), settings);
+    }
+
+    private static long Time(CallingThreads threads, string method, int operations)
+    {
+        Action<CallingThreads.Share> share = method switch
+        {
+            PointMethods.Put => thread => thread.Put(operations),
+            PointMethods.Get => thread => thread.Get(operations),
+            _ => throw new ArgumentOutOfRangeException(nameof(method), method, "Threads are measured calling Put and Get."),
+        };
+        long started = Stopwatch.GetTimestamp();
+        threads.Run(share);
+        return Stopwatch.GetTimestamp() - started;
+    }
+
+    /// <summary>The rounds of two timers, each running the given number of operations and returning the ticks they took.</summary>
+    private static double[] Measure(Func<int, long> row, Func<int, long> reference, PairedPriceSettings settings)
+    {
         ArgumentNullException.ThrowIfNull(settings);
         long block = (long)(settings.Block.TotalSeconds * Stopwatch.Frequency);
         long warmup = (long)(settings.Warmup.TotalSeconds * Stopwatch.Frequency);
@@ -34,8 +64,8 @@ internal static class PairedRounds
         var slowerTicks = new List<long>();
         while (true)
         {
-            long rowTicks = row.Time(method, operations);
-            long referenceTicks = reference.Time(method, operations);
+            long rowTicks = row(operations);
+            long referenceTicks = reference(operations);
             long slower = Math.Max(1, Math.Max(rowTicks, referenceTicks));
             warmed += rowTicks + referenceTicks;
             slowerTicks.Add(slower);
@@ -64,13 +94,13 @@ internal static class PairedRounds
             long referenceTicks;
             if (round % 2 == 0)
             {
-                rowTicks = row.Time(method, operations);
-                referenceTicks = reference.Time(method, operations);
+                rowTicks = row(operations);
+                referenceTicks = reference(operations);
             }
             else
             {
-                referenceTicks = reference.Time(method, operations);
-                rowTicks = row.Time(method, operations);
+                referenceTicks = reference(operations);
+                rowTicks = row(operations);
             }
 
             ratios[round] = rowTicks / (double)Math.Max(1, referenceTicks);

@@ -19,9 +19,12 @@ internal sealed class PairedSide : IDisposable
     private long _reads;
     private long _found;
 
+    private readonly int _valueBytes;
+
     private PairedSide(string name, IPointTarget target, VersionedRecords records, int valueBytes)
     {
         Name = name;
+        _valueBytes = valueBytes;
         _target = target;
         _records = records;
 
@@ -98,6 +101,9 @@ internal sealed class PairedSide : IDisposable
 
         return Stopwatch.GetTimestamp() - started;
     }
+
+    /// <summary>Threads that call this side's target at once, each on a block of its keys; the caller disposes them before this side.</summary>
+    public CallingThreads CallFrom(int threads) => new(_target, _records, threads, _valueBytes);
 
     /// <summary>Throws unless every key holds the version written last and every read found its key: a skipped write or a missed read is no result.</summary>
     /// <exception cref="InvalidDataException">A key did not hold what was written last, or a read missed.</exception>

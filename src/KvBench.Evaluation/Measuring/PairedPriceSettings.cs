@@ -32,6 +32,16 @@ public sealed record PairedPriceSettings
     /// </summary>
     public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(200);
 
+    /// <summary>
+    /// The threads Get and Put are also measured from, at <see cref="ManyThreadsValueBytes"/>, where the raw driver
+    /// serves many threads: 4 by default, as the thread sweep's upper count (on a 2-core machine, twice the cores: what
+    /// the contract's gate and per-thread state cost when threads contend and are switched out).
+    /// </summary>
+    public int ManyThreads { get; init; } = 4;
+
+    /// <summary>The value size the many-thread cells are measured at: 128 bytes, the size the goals are set at.</summary>
+    public int ManyThreadsValueBytes { get; init; } = 128;
+
     /// <summary>How long one process may take before it is killed and its row reported as failed: 5 minutes by default.</summary>
     public TimeSpan ProcessTimeout { get; init; } = TimeSpan.FromMinutes(5);
 }

@@ -32,6 +32,16 @@ public static class PointOperationReport
         markdown.Append(paired is null ? SeparateProcessesMethod : PairedMethod(paired.Settings));
         markdown.AppendLine(CultureInfo.InvariantCulture, $" Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
         AppendRatioTable(markdown, adapterRatios, columns, RowVariantKind.Adapter, list);
+        if (paired is not null && paired.Ratios.Any(ratio => ratio.Threads > 1))
+        {
+            PairedPriceSettings settings = paired.Settings;
+            markdown.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"### The same at {settings.ManyThreads} threads").AppendLine();
+            markdown.AppendLine(CultureInfo.InvariantCulture, $"Get and Put at {settings.ManyThreadsValueBytes} B, measured paired as above, every block run by {settings.ManyThreads} threads at once (each on its own block of the keys, through its own handle) and timed from the first thread's start to the last one's end, beside the one-thread ratio. \"not measured\": the raw driver serves one thread (one connection, read transaction or scratch file).").AppendLine();
+            List<(string Method, int ValueBytes, int Threads)> threadColumns = [.. new[] { PointMethods.Get, PointMethods.Put }
+                .SelectMany(method => new[] { 1, settings.ManyThreads }.Select(threads => (method, settings.ManyThreadsValueBytes, threads)))];
+            AppendThreadedTable(markdown, paired.Ratios, [.. paired.Ratios.Select(ratio => ratio.Row).Distinct()], threadColumns);
+        }
+
         markdown.AppendLine().AppendLine("## Cost of the usage: naive ÷ tuned").AppendLine();
         markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of a common naive usage divided by the median of the tuned adapter, in the same run, with its {RatioInterval.Confidence:0%} confidence interval.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
@@ -80,6 +90,13 @@ public static class PointOperationReport
         var markdown = new StringBuilder();
         markdown.AppendLine("## Cost of the contract under threads: adapter ÷ raw driver").AppendLine();
         markdown.AppendLine(CultureInfo.InvariantCulture, $"Median time per operation (the run's wall time over every thread's operations) of the adapter divided by that of the raw driver at the same number of threads, in the same run, with its {RatioInterval.Confidence:0%} confidence interval. \"not measured\": the raw driver serves one thread.").AppendLine();
+        AppendThreadedTable(markdown, ratios, rows, columns);
+        return markdown.ToString();
+    }
+
+    /// <summary>One row per adapter in <paramref name="rows"/>, one column per method, value size and thread count.</summary>
+    private static void AppendThreadedTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<string> rows, List<(string Method, int ValueBytes, int Threads)> columns)
+    {
         markdown.Append("| Row | vs |");
         columns.ForEach(column => markdown.Append(CultureInfo.InvariantCulture, $" {column.Method} {column.ValueBytes} B, {column.Threads} thread{(column.Threads == 1 ? string.Empty : "s")} |"));
         markdown.AppendLine().Append("|---|---|");
@@ -96,8 +113,6 @@ public static class PointOperationReport
 
             markdown.AppendLine();
         }
-
-        return markdown.ToString();
     }
 
     private static void AppendRatioTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<(string Method, int ValueBytes)> columns, RowVariantKind kind, List<PointResult> results)
@@ -130,7 +145,7 @@ public static class PointOperationReport
             markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {reference} |");
             foreach ((string method, int valueBytes) in columns)
             {
-                RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes);
+                RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes && ratio.Threads == 1);
                 markdown.Append(ratio is null ? " not measured |" : $" {ratio.Formatted} |");
             }
 

@@ -75,7 +75,8 @@ public static class PointOperationTargets
 
         foreach (RowRatio ratio in (adapterRatios ?? PointRatios.Compute(list)).Where(ratio => RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
         {
-            checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}", ratio.Formatted, RatioVerdict(ratio)));
+            string threads = ratio.Threads == 1 ? string.Empty : $" at {ratio.Threads} threads";
+            checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}{threads}", ratio.Formatted, RatioVerdict(ratio)));
         }
 
         return checks;

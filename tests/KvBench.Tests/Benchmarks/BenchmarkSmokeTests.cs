@@ -113,9 +113,16 @@ public sealed class BenchmarkSmokeTests
             string raw = RowVariants.Name(row, RowVariantKind.Raw);
             var expected = PairedPriceWorker.ValueSizes
                 .Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size))
-                .SelectMany(size => PointMethods.All.Where(method => PointOperations.MeasuresAt(method, size)).Select(method => (method, size)))
-                .ToHashSet();
-            Assert.Equal(expected, cells.Select(cell => (cell.Method, cell.ValueBytes)).ToHashSet());
+                .SelectMany(size => PointMethods.All.Where(method => PointOperations.MeasuresAt(method, size)).Select(method => (method, size, Threads: 1)))
+                .ToList();
+            if (PointTargets.ServesManyThreads(raw))
+            {
+                expected.Add((PointMethods.Get, settings.ManyThreadsValueBytes, settings.ManyThreads));
+                expected.Add((PointMethods.Put, settings.ManyThreadsValueBytes, settings.ManyThreads));
+            }
+
+            Assert.Equal(expected.ToHashSet(), cells.Select(cell => (cell.Method, cell.ValueBytes, cell.Threads)).ToHashSet());
+            Assert.Equal(expected.Count, cells.Count);
             Assert.All(cells, cell => Assert.Equal(settings.Rounds, cell.Ratios.Length));
             Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
         }
