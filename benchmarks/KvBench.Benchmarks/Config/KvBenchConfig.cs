@@ -52,6 +52,7 @@ internal static class KvBenchConfig
             .AddColumn(StatisticColumn.OperationsPerSecond, new RatioColumn(), new AcknowledgedColumn())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddFilter(new SimpleFilter(benchmarkCase => IsSelected(benchmarkCase, rows)))
+            .AddEventProcessor(new RowHostsProcessor())
             // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
             .WithOption(ConfigOptions.StopOnFirstError, true);
         return job is null ? config : config.AddJob(job);
