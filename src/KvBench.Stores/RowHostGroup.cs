@@ -36,9 +36,18 @@ public sealed class RowHostGroup : RowHost
                 await member.StartAsync(cancellationToken).ConfigureAwait(false);
             }
         }
-        catch
+        catch (Exception startError)
         {
-            await DisposeAsync().ConfigureAwait(false);
+            try
+            {
+                await DisposeAsync().ConfigureAwait(false);
+            }
+            catch (AggregateException stopErrors)
+            {
+                // Both are said: why the start failed, and which stop failed after it.
+                throw new AggregateException([startError, .. stopErrors.InnerExceptions]);
+            }
+
             throw;
         }
     }
