@@ -8,20 +8,23 @@ namespace KvBench.Stores;
 /// What every adapter owes the contract, done once: the checks (read-only, empty and oversized keys and values, negative
 /// scan limits), the lifetime (a call racing <see cref="Dispose"/> finishes before the engine is closed, and a call after
 /// it gets <see cref="ObjectDisposedException"/>), and the errors (an engine's exception becomes the contract's typed
-/// error, through <see cref="ClassifyEngineError"/>).
+/// error, through its row's <see cref="StoreRow.Classify"/>, the classifier an open goes through too).
 /// Adapters implement the <c>*Core</c> methods, see only valid input, and are never called during or after
 /// <see cref="DisposeCore"/>.
 /// </summary>
 internal abstract class StoreAdapter : IKeyValueStore
 {
     private readonly LifetimeGate _gate = new();
+    private readonly StoreRow _row;
     private FreeSpaceReserve? _freeSpaceReserve;
 
-    protected StoreAdapter(string name, StoreCapabilities capabilities, StoreOptions options)
+    protected StoreAdapter(StoreRow row, StoreOptions options)
     {
+        ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(options);
-        Name = name;
-        Capabilities = capabilities;
+        _row = row;
+        Name = row.Name;
+        Capabilities = row.Declared;
         Access = options.Access;
         StoreDirectory = Path.GetFullPath(options.Directory);
     }
@@ -251,14 +254,6 @@ internal abstract class StoreAdapter : IKeyValueStore
     protected abstract void DisposeCore();
 
     /// <summary>
-    /// What an exception this adapter's engine raised means: the engine's own exception types, its codes for damaged
-    /// files and a full disk. Asked only for exceptions no adapter shares (see <see cref="StoreFailures.Common"/>).
-    /// The default passes .NET I/O errors on as failures of the store and anything else unchanged.
-    /// </summary>
-    protected virtual StoreFailure ClassifyEngineError(Exception error) =>
-        StoreFailures.DotNetIo(error);
-
-    /// <summary>
     /// Refuses writes (and a writer's <c>Flush</c>) with <see cref="StoreFullException"/> while the store's file system
     /// has less than <paramref name="reserveBytes"/> free; for an engine that a full disk crashes or hangs instead of
     /// failing the write. Called once, from the adapter's constructor.
@@ -291,7 +286,7 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     /// <summary>The typed error for an exception raised inside a call, or <see langword="null"/> to let it pass unchanged.</summary>
     private Exception? Translate(Exception error) =>
-        StoreFailures.Translate(Name, StoreDirectory, StoreFailures.Common(error) ?? ClassifyEngineError(error), error);
+        StoreFailures.Translate(Name, StoreDirectory, _row.Classify(error), error);
 
     /// <summary>
     /// A scan whose every step runs inside the gate, so a store disposed while a caller enumerates fails that caller's

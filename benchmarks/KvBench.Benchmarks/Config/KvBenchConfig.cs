@@ -55,6 +55,7 @@ internal static class KvBenchConfig
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddFilter(new SimpleFilter(benchmarkCase => IsSelected(benchmarkCase, rows)))
             .WithOrderer(ReadsBeforeWritesOrderer.Instance)
+            .AddEventProcessor(new RowHostsProcessor())
             // A case that threw, or whose preload read back wrong bytes, makes the whole run no result.
             .WithOption(ConfigOptions.StopOnFirstError, true);
         return job is null ? config : config.AddJob(job);

@@ -8,9 +8,10 @@ using KvBench.Stores;
 namespace KvBench.Benchmarks.Targets;
 
 /// <summary>
-/// Every point-operation row: each catalog row that can be opened here, followed by its raw-driver baseline and naive
-/// usages (classes marked <see cref="PointVariantAttribute"/> in this assembly). A variant of a row that is unavailable
-/// here is left out with its row.
+/// Every point-operation row: each catalog row that can be opened here, followed by the raw-driver baseline and naive
+/// usage its definition names (<see cref="StoreRow.HasRawBaseline"/>, <see cref="StoreRow.HasNaiveUsage"/>), each a
+/// class marked <see cref="PointVariantAttribute"/> in this assembly. A variant of a row that is unavailable here is left
+/// out with its row.
 /// </summary>
 internal static class PointTargets
 {
@@ -41,7 +42,24 @@ internal static class PointTargets
         || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes == valueBytes;
 
     /// <summary>Every row in table order: a catalog row, then its raw baseline, then its naive usage.</summary>
-    public static IReadOnlyList<string> Names { get; } = [.. StoreCatalog.AvailableNames.SelectMany(VariantsOf)];
+    public static IReadOnlyList<string> Names { get; } = [.. StoreCatalog.Rows.Where(row => row.IsAvailable).SelectMany(VariantsOf)];
+
+    /// <summary>
+    /// Where the catalog and this assembly disagree: a variant a row's definition names with no class marked for it, or a
+    /// class marked for a variant its row does not name (which no run would measure). Empty when they agree.
+    /// </summary>
+    public static IReadOnlyList<string> Mismatches()
+    {
+        HashSet<string> declared = [.. StoreCatalog.Rows.SelectMany(VariantsOf).Where(name => RowVariants.Parse(name).Kind != RowVariantKind.Adapter)];
+        HashSet<string> found = [.. typeof(PointTargets).Assembly.GetTypes()
+            .Select(type => type.GetCustomAttribute<PointVariantAttribute>())
+            .OfType<PointVariantAttribute>()
+            .Select(variant => RowVariants.Name(variant.Row, variant.Kind))];
+        return [
+            .. declared.Except(found).Order(StringComparer.Ordinal).Select(name => $"{name} is named by its row's definition, but no class is marked [PointVariant] for it."),
+            .. found.Except(declared).Order(StringComparer.Ordinal).Select(name => $"{name} has a class marked [PointVariant], but its row's definition does not name it."),
+        ];
+    }
 
     /// <summary>
     /// Whether many threads may call <paramref name="name"/> at once: every catalog row (the contract promises it), and
@@ -62,8 +80,18 @@ internal static class PointTargets
         return new StoreTarget(StoreCatalog.Open(name, new StoreOptions { Directory = directory, Durability = Durability.Buffered }));
     }
 
-    private static IEnumerable<string> VariantsOf(string row) =>
-        new[] { RowVariantKind.Adapter, RowVariantKind.Raw, RowVariantKind.Naive }
-            .Select(kind => RowVariants.Name(row, kind))
-            .Where(name => name == row || s_variants.ContainsKey(name));
+    /// <summary>The row, then the variants its definition names.</summary>
+    private static IEnumerable<string> VariantsOf(StoreRow row)
+    {
+        yield return row.Name;
+        if (row.HasRawBaseline)
+        {
+            yield return RowVariants.Name(row.Name, RowVariantKind.Raw);
+        }
+
+        if (row.HasNaiveUsage)
+        {
+            yield return RowVariants.Name(row.Name, RowVariantKind.Naive);
+        }
+    }
 }

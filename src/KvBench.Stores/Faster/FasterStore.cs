@@ -73,8 +73,8 @@ internal sealed unsafe class FasterStore : StoreAdapter
 
     private const string CheckpointDirectoryName = "checkpoints";
 
-    public FasterStore(string name, StoreOptions options)
-        : base(name, Declared, options)
+    public FasterStore(StoreRow row, StoreOptions options)
+        : base(row, options)
     {
         bool readWrite = options.Access == StoreAccess.ReadWrite;
         Directory.CreateDirectory(options.Directory);
@@ -85,7 +85,7 @@ internal sealed unsafe class FasterStore : StoreAdapter
                 "once its log cannot flush a page to a full disk, FASTER 2.6.5 blocks the writer for good, and a checkpoint writes up to its in-memory log after the writes were acknowledged");
         }
 
-        _lock = StoreDirectoryLock.Acquire(name, options.Directory);
+        _lock = StoreDirectoryLock.Acquire(row.Name, options.Directory);
         var opened = new List<IDisposable> { _lock };
         try
         {
@@ -98,7 +98,7 @@ internal sealed unsafe class FasterStore : StoreAdapter
             if (!readWrite && !hasCheckpoint)
             {
                 // The directory was written to but never flushed: to a reader there is no store yet.
-                throw new StoreNotFoundException(name, options.Directory, options.Access);
+                throw new StoreNotFoundException(row.Name, options.Directory, options.Access);
             }
 
             // Devices.CreateLogDevice gives the managed device on Linux (the native one needs libnative_device.so,
@@ -130,44 +130,11 @@ internal sealed unsafe class FasterStore : StoreAdapter
         }
     }
 
-    internal static string Engine() => $"Microsoft.FASTER.Core {PackageVersion.Of("Microsoft.FASTER.Core")} (managed log device)";
-
-    /// <summary>
-    /// FASTER's own exceptions and its device's I/O errors; a full disk is caught by <see cref="StoreFailures.Common"/>.
-    /// FASTER keeps no checksums: damaged checkpoint or log bytes surface as "Unable to find valid ... token" or as an
-    /// index or null-reference fault thrown from inside FASTER.core while it reads them (seen with flipped bytes), which
-    /// are named damaged; the same faults from KvBench's own code stay bugs.
-    /// </summary>
-    internal static StoreFailure ClassifyError(Exception error) => error switch
-    {
-        FasterException when error.Message.StartsWith("Unable to find valid", StringComparison.Ordinal) => StoreFailure.Damaged,
-        IndexOutOfRangeException or NullReferenceException or InvalidCastException when ThrownInsideFaster(error) => StoreFailure.Damaged,
-        FasterException or IOException => StoreFailure.Failed,
-        _ => StoreFailure.NotEngine,
-    };
-
-    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
-
-    /// <summary>Whether the innermost frame of <paramref name="error"/> outside the base library is FASTER.core's.</summary>
-    private static bool ThrownInsideFaster(Exception error) =>
-        new System.Diagnostics.StackTrace(error, fNeedFileInfo: false).GetFrames()
-            .Select(frame => frame.GetMethod()?.DeclaringType?.Assembly)
-            .FirstOrDefault(assembly => assembly is not null && assembly != typeof(object).Assembly) == typeof(FasterKV<,>).Assembly;
-
     /// <summary>Whether <paramref name="directory"/> holds a FASTER store: its checkpoint directory, which a store gets at its first open.</summary>
     internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, CheckpointDirectoryName));
 
-    internal static StoreCapabilities Declared { get; } = new()
-    {
-        MaxKeyBytes = MaxKeyBytes,
-        // What a page holds beside the longest key: a larger value makes FASTER throw "entry does not fit on page".
-        MaxValueBytes = (1 << PageSizeBits) - RecordInfoBytes - AlignUp(SpanByteLengthBytes + MaxKeyBytes) - SpanByteLengthBytes,
-        GrowsWithoutRestart = true,
-        MultiProcess = MultiProcessLevel.Exclusive,
-        OrderedPrefixScan = false,
-        Durability = DurabilityTiers.Buffered,
-        WritesSurviveKillBeforeFlush = false,
-    };
+    /// <summary>What a page holds beside the longest key: a larger value makes FASTER throw "entry does not fit on page".</summary>
+    internal static int MaxValueBytes { get; } = (1 << PageSizeBits) - RecordInfoBytes - AlignUp(SpanByteLengthBytes + MaxKeyBytes) - SpanByteLengthBytes;
 
     /// <summary>How many reads went pending (their record was on the device, not in memory) since open.</summary>
     internal long PendingReads => Interlocked.Read(ref _pendingReads);

@@ -31,8 +31,8 @@ internal sealed partial class FileSystemStore : StoreAdapter
 
     private const string DataDirectoryName = "data";
 
-    public FileSystemStore(string name, StoreOptions options)
-        : base(name, Declared, options)
+    public FileSystemStore(StoreRow row, StoreOptions options)
+        : base(row, options)
     {
         _dataDirectory = Path.GetFullPath(Path.Combine(options.Directory, DataDirectoryName));
         _tempDirectory = Path.GetFullPath(Path.Combine(options.Directory, "tmp"));
@@ -46,27 +46,6 @@ internal sealed partial class FileSystemStore : StoreAdapter
 
     /// <summary>Whether <paramref name="directory"/> holds a file-system store: its data directory.</summary>
     internal static bool HoldsStore(string directory) => Directory.Exists(Path.Combine(directory, DataDirectoryName));
-
-    internal static StoreCapabilities Declared { get; } = new()
-    {
-        MaxKeyBytes = MaxKeyBytes,
-        MaxValueBytes = Array.MaxLength,
-        GrowsWithoutRestart = true,
-        MultiProcess = MultiProcessLevel.Shared,
-        OrderedPrefixScan = false,
-        Durability = DurabilityTiers.All,
-    };
-
-    /// <summary>
-    /// The row deletes with unlink(2) (which says whether a file was there, atomically) and makes a rename durable by
-    /// fsyncing its directory, opened with Linux's O_DIRECTORY value and errno numbers: elsewhere it says so rather than
-    /// run with the wrong flags.
-    /// </summary>
-    internal static string? CheckAvailability() => OperatingSystem.IsLinux()
-        ? null
-        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not ported to {System.Runtime.InteropServices.RuntimeInformation.OSDescription}.";
-
-    internal static string Engine() => $"System.IO on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}";
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {

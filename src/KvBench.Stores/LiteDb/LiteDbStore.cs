@@ -7,7 +7,7 @@ using LiteDB;
 namespace KvBench.Stores.LiteDb;
 
 /// <summary>
-/// LiteDB 5: one file (<see cref="LiteDbRows.DataFileName"/>, with LiteDB's <c>-log</c> file beside it), one collection
+/// LiteDB 5: one file (<see cref="LiteDbRow.DataFileName"/>, with LiteDB's <c>-log</c> file beside it), one collection
 /// of <c>{ _id: key, v: value }</c> documents, both fields BSON binaries. The connection mode makes the row:
 /// <see cref="ConnectionType.Shared"/> builds and disposes a whole engine for every operation under a named mutex, so
 /// several processes read and write one file; <see cref="ConnectionType.Direct"/> keeps one engine open and is one
@@ -41,30 +41,30 @@ internal sealed class LiteDbStore : StoreAdapter
     private readonly StoreDirectoryLock? _lock;
     private readonly bool _checkpointEachWrite;
 
-    public LiteDbStore(string name, StoreCapabilities declared, ConnectionType connection, StoreOptions options)
-        : base(name, declared, options)
+    public LiteDbStore(StoreRow row, ConnectionType connection, StoreOptions options)
+        : base(row, options)
     {
         bool readWrite = options.Access == StoreAccess.ReadWrite;
         if (readWrite)
         {
             Directory.CreateDirectory(StoreDirectory);
             KeepFreeSpace(
-                LiteDbRows.ReservedFreeBytes,
+                LiteDbRow.ReservedFreeBytes,
                 "LiteDB copies its log (up to 1,000 pages of 8 KiB before an automatic checkpoint) into the data file after the writes were acknowledged");
         }
 
         // Direct: the directory lock is taken for every access, a reader too, since a direct engine caches pages and
         // would read a writer's file stale or torn. Shared: LiteDB's mutex serialises every operation of every process.
-        _lock = connection == ConnectionType.Direct ? StoreDirectoryLock.Acquire(name, StoreDirectory) : null;
+        _lock = connection == ConnectionType.Direct ? StoreDirectoryLock.Acquire(row.Name, StoreDirectory) : null;
         try
         {
-            _database = new LiteDatabase(LiteDbRows.ConnectionString(StoreDirectory, connection, readOnly: !readWrite));
+            _database = new LiteDatabase(LiteDbRow.ConnectionString(StoreDirectory, connection, readOnly: !readWrite));
             _collection = _database.GetCollection(CollectionName);
         }
         catch (Exception error)
         {
             _lock?.Dispose();
-            if (LiteDbRows.IsDamage(error))
+            if (LiteDbRow.IsDamage(error))
             {
                 throw Damaged(error);
             }
@@ -84,7 +84,7 @@ internal sealed class LiteDbStore : StoreAdapter
             _collection.Upsert(Document(key.ToArray(), value.ToArray()));
             CheckpointIfSynced();
         }
-        catch (Exception error) when (LiteDbRows.IsDamage(error))
+        catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
             throw Damaged(error);
         }
@@ -117,7 +117,7 @@ internal sealed class LiteDbStore : StoreAdapter
 
             return deleted;
         }
-        catch (Exception error) when (LiteDbRows.IsDamage(error))
+        catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
             throw Damaged(error);
         }
@@ -140,7 +140,7 @@ internal sealed class LiteDbStore : StoreAdapter
             _collection.Upsert(items.Select(static item => Document(item.Key, item.Value)));
             CheckpointIfSynced();
         }
-        catch (Exception error) when (LiteDbRows.IsDamage(error))
+        catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
             throw Damaged(error);
         }
@@ -159,7 +159,7 @@ internal sealed class LiteDbStore : StoreAdapter
             {
                 _database.Checkpoint();
             }
-            catch (Exception error) when (LiteDbRows.IsDamage(error))
+            catch (Exception error) when (LiteDbRow.IsDamage(error))
             {
                 throw Damaged(error);
             }
@@ -178,15 +178,13 @@ internal sealed class LiteDbStore : StoreAdapter
         }
     }
 
-    protected override StoreFailure ClassifyEngineError(Exception error) => LiteDbRows.ClassifyError(error);
-
     private BsonDocument? Find(ReadOnlySpan<byte> key)
     {
         try
         {
             return _collection.FindById(new BsonValue(key.ToArray()));
         }
-        catch (Exception error) when (LiteDbRows.IsDamage(error))
+        catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
             throw Damaged(error);
         }
@@ -222,7 +220,7 @@ internal sealed class LiteDbStore : StoreAdapter
         {
             return ReadPage(Query.GTE(IdField, new BsonValue(lower)), upper, Math.Min(ScanPageEntries, maxEntries), page);
         }
-        catch (Exception error) when (LiteDbRows.IsDamage(error))
+        catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
             throw Damaged(error);
         }

@@ -13,7 +13,7 @@ namespace KvBench.Stores.Lmdb;
 /// LightningDB returns <see cref="MDBResultCode"/> from <c>Put</c>, <c>Get</c>, <c>Delete</c> and <c>Commit</c>, and
 /// throws <see cref="LightningException"/> (code in <see cref="LightningException.StatusCode"/>) from the calls that
 /// create something: opening the environment or the database, beginning or renewing a transaction, sizing the map.
-/// Both become this exception, so <see cref="LmdbStore.ClassifyError"/> reads one code. The enum's names for errno values
+/// Both become this exception, so <see cref="LmdbRow"/> reads one code. The enum's names for errno values
 /// are Windows error names (5 is "AccessDenied", 28 "OutOfPaper"); on Linux those are EIO and ENOSPC, so the codes here
 /// are compared by number.
 /// </remarks>

@@ -50,8 +50,8 @@ internal sealed class LmdbStore : StoreAdapter
     /// <summary>Whether <paramref name="directory"/> holds an LMDB environment: its data file.</summary>
     internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
 
-    public LmdbStore(string name, StoreOptions options)
-        : base(name, Declared, options)
+    public LmdbStore(StoreRow row, StoreOptions options)
+        : base(row, options)
     {
         long initialMapBytes = options.InitialSizeBytes ?? DefaultInitialMapBytes;
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes, nameof(options.InitialSizeBytes));
@@ -76,16 +76,6 @@ internal sealed class LmdbStore : StoreAdapter
         }
     }
 
-    internal static StoreCapabilities Declared { get; } = new()
-    {
-        MaxKeyBytes = MaxKeyBytes,
-        MaxValueBytes = MaxValueBytes,
-        GrowsWithoutRestart = true,
-        MultiProcess = MultiProcessLevel.Shared,
-        OrderedPrefixScan = true,
-        Durability = DurabilityTiers.All,
-    };
-
     /// <summary>The size of this process's map of the environment.</summary>
     internal long MapBytes => _environment.MapBytes;
 
@@ -94,31 +84,6 @@ internal sealed class LmdbStore : StoreAdapter
 
     /// <summary>The environment's flags as LMDB reports them (NoSync, ReadOnly, ...).</summary>
     internal EnvironmentOpenFlags EnvironmentFlags => _environment.Flags;
-
-    /// <summary>
-    /// LMDB's codes for a damaged file, and the errno of a full disk that a commit's write returns. A
-    /// <see cref="LightningException"/> that escaped conversion to <see cref="LmdbException"/> is read by the same code.
-    /// </summary>
-    internal static StoreFailure ClassifyError(Exception error) => (error switch
-    {
-        LmdbException lmdb => lmdb.Code,
-        LightningException lightning => LmdbException.CodeOf(lightning),
-        _ => (MDBResultCode?)null,
-    }) switch
-    {
-        MDBResultCode.Invalid or MDBResultCode.VersionMismatch or MDBResultCode.Corrupted or MDBResultCode.PageNotFound => StoreFailure.Damaged,
-        LmdbException.NoSpaceErrno => StoreFailure.Full,
-        not null => StoreFailure.Failed,
-        null => error is IOException ? StoreFailure.Failed : StoreFailure.NotEngine,
-    };
-
-    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
-
-    /// <summary>Which LMDB the row runs: the package's version, the library it runs over and why.</summary>
-    internal static string Engine() => LmdbNativeLibrary.Description;
-
-    /// <summary>Says why the row cannot be opened here (no LMDB library loads), or <see langword="null"/>.</summary>
-    internal static string? CheckAvailability() => LmdbNativeLibrary.UnavailableReason;
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {

@@ -19,20 +19,8 @@ internal sealed class MemoryStore : StoreAdapter
     private readonly Dictionary<byte[], byte[]> _entries = new(ByteArrayEqualityComparer.Instance);
     private readonly Dictionary<byte[], byte[]>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
 
-    public MemoryStore(string name, StoreOptions options)
-        : base(name, Declared, options) => _lookup = _entries.GetAlternateLookup<ReadOnlySpan<byte>>();
-
-    internal static StoreCapabilities Declared { get; } = new()
-    {
-        MaxKeyBytes = Array.MaxLength,
-        MaxValueBytes = Array.MaxLength,
-        GrowsWithoutRestart = true,
-        MultiProcess = MultiProcessLevel.InProcess,
-        OrderedPrefixScan = false,
-        Durability = DurabilityTiers.None,
-    };
-
-    internal static string Engine() => $"Dictionary<byte[], byte[]> on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}";
+    public MemoryStore(StoreRow row, StoreOptions options)
+        : base(row, options) => _lookup = _entries.GetAlternateLookup<ReadOnlySpan<byte>>();
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {

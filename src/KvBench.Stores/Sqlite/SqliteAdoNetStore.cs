@@ -17,8 +17,8 @@ internal sealed class SqliteAdoNetStore : SqliteStoreBase
 {
     private readonly string _connectionString;
 
-    public SqliteAdoNetStore(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, schema, options)
+    public SqliteAdoNetStore(StoreRow row, SqliteSchema schema, StoreOptions options)
+        : base(row, schema, options)
     {
         _connectionString = ConnectionString(DatabasePath, Options, pooling: true);
         using var first = new SqliteAdoNetCommands(_connectionString, Schema, Options, createsSchema: Writable);

@@ -16,8 +16,8 @@ internal sealed class SqliteOneConnectionStore : SqliteStoreBase
     private readonly Lock _gate = new();
     private readonly SqlitePreparedStatements _connection;
 
-    public SqliteOneConnectionStore(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, schema, options)
+    public SqliteOneConnectionStore(StoreRow row, SqliteSchema schema, StoreOptions options)
+        : base(row, schema, options)
     {
         _connection = OpenStatements(createsSchema: true);
     }

@@ -18,8 +18,8 @@ internal sealed class SqlitePerThreadStore : SqliteStoreBase
 {
     private readonly ThreadLocal<SqlitePreparedStatements> _connections;
 
-    public SqlitePerThreadStore(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, schema, options)
+    public SqlitePerThreadStore(StoreRow row, SqliteSchema schema, StoreOptions options)
+        : base(row, schema, options)
     {
         _connections = new(() => OpenStatements(createsSchema: false), trackAllValues: true)
         {

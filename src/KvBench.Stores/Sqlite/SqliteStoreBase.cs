@@ -9,9 +9,10 @@ using SQLitePCL;
 namespace KvBench.Stores.Sqlite;
 
 /// <summary>
-/// What every SQLite row shares, whatever its connection strategy: the file, the pragmas, the capabilities, and every
-/// store operation written once against <see cref="SqliteOperations"/>. A strategy (one file each) says only which
-/// connection a call gets (<see cref="Acquire"/>) and how it gives it back (<see cref="Release"/>).
+/// What every SQLite adapter shares, whatever its connection strategy: the file, the pragmas, and every store operation
+/// written once against <see cref="SqliteOperations"/> (the capabilities and errors are <see cref="SqliteRow"/>'s). A
+/// strategy (one file each) says only which connection a call gets (<see cref="Acquire"/>) and how it gives it back
+/// (<see cref="Release"/>).
 /// </summary>
 /// <remarks>
 /// Other processes are waited for by <c>busy_timeout</c>, SQLite's own fine-grained wait, not Microsoft.Data.Sqlite's
@@ -24,25 +25,14 @@ internal abstract class SqliteStoreBase : StoreAdapter
     /// <summary>How long a statement waits for another connection's write lock before SQLITE_BUSY reaches the caller.</summary>
     internal const int DefaultBusyTimeoutMilliseconds = 10_000;
 
-    protected SqliteStoreBase(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, Declared, options)
+    protected SqliteStoreBase(StoreRow row, SqliteSchema schema, StoreOptions options)
+        : base(row, options)
     {
         Schema = schema;
         Options = SqliteStoreOptions.From(options);
         Directory.CreateDirectory(options.Directory);
         DatabasePath = Path.Combine(options.Directory, FileName);
     }
-
-    internal static StoreCapabilities Declared { get; } = new()
-    {
-        // SQLITE_MAX_LENGTH (1,000,000,000) bounds a whole row; half each keeps a row with both at their limits legal.
-        MaxKeyBytes = 500_000_000,
-        MaxValueBytes = 500_000_000,
-        GrowsWithoutRestart = true,
-        MultiProcess = MultiProcessLevel.Shared,
-        OrderedPrefixScan = true,
-        Durability = DurabilityTiers.All,
-    };
 
     protected SqliteSchema Schema { get; }
 
@@ -55,29 +45,6 @@ internal abstract class SqliteStoreBase : StoreAdapter
 
     /// <summary>Whether <paramref name="directory"/> holds a SQLite store: its database file.</summary>
     internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, FileName));
-
-    internal static string Engine()
-    {
-        // Asked before any store is opened too (`kvbench --version`): SQLitePCLRaw has no native library until the
-        // bundle is initialised, which Microsoft.Data.Sqlite otherwise does on its first connection. Init is idempotent.
-        Batteries_V2.Init();
-        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
-    }
-
-    /// <summary>SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) and a full disk (SQLITE_FULL).</summary>
-    internal static StoreFailure ClassifyError(Exception error) => error switch
-    {
-        SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) switch
-        {
-            raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB => StoreFailure.Damaged,
-            raw.SQLITE_FULL => StoreFailure.Full,
-            _ => StoreFailure.Failed,
-        },
-        IOException => StoreFailure.Failed,
-        _ => StoreFailure.NotEngine,
-    };
-
-    protected override StoreFailure ClassifyEngineError(Exception error) => ClassifyError(error);
 
     internal static void Check(int rc, sqlite3 db)
     {

@@ -47,8 +47,8 @@ internal sealed class SqliteWriterReadersStore : SqliteStoreBase, ISqliteCommitC
     // The pool of read connections, one per thread (the remarks say why).
     private readonly ThreadLocal<SqlitePreparedStatements> _readers;
 
-    public SqliteWriterReadersStore(string name, SqliteSchema schema, StoreOptions options)
-        : base(name, schema, options)
+    public SqliteWriterReadersStore(StoreRow row, SqliteSchema schema, StoreOptions options)
+        : base(row, schema, options)
     {
         _readers = new(() => OpenStatements(createsSchema: false), trackAllValues: true);
 

@@ -149,6 +149,15 @@ public sealed class BenchmarkSmokeTests
         Assert.Equal(names.Distinct().Count(), names.Count);
     }
 
+    [Fact]
+    public void Every_variant_a_row_definition_names_has_a_target_and_every_target_is_named_by_its_row()
+    {
+        Assert.Empty(PointTargets.Mismatches());
+        Assert.All(
+            StoreCatalog.Rows.Where(row => row.IsAvailable && row.HasRawBaseline),
+            row => Assert.Contains(RowVariants.Name(row.Name, RowVariantKind.Raw), PointTargets.Names));
+    }
+
     [Theory]
     [MemberData(nameof(PointTypes))]
     public void Every_row_reopens_a_directory_it_loaded_before(string type)

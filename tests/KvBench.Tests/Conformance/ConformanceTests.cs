@@ -9,9 +9,10 @@ namespace KvBench.Tests.Conformance;
 /// <summary>
 /// The contract every row honours, run over every name in <see cref="StoreCatalog.AvailableNames"/> and
 /// <see cref="StoreCatalog.AvailableStrategyNames"/>: a store or strategy added to
-/// the catalog is tested here with no test code added.
+/// the catalog is tested here with no test code added. What a row needs running is started once for the suite
+/// (<see cref="RowHostsFixture"/>).
 /// </summary>
-public sealed class ConformanceTests
+public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
 {
     /// <summary>The longest key or value the suite writes for real; past it, a limit is checked only by refusal.</summary>
     private const int LargestWrittenBytes = 4 * 1024 * 1024;

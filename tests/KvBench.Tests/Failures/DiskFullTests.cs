@@ -12,7 +12,7 @@ namespace KvBench.Tests.Failures;
 /// reopen; once space is freed, the store takes writes again.
 /// </summary>
 [Trait("Category", "DiskFull")]
-public sealed class DiskFullTests
+public sealed class DiskFullTests : IClassFixture<RowHostsFixture>
 {
     /// <summary>Room for a row's reserve (FASTER's is 144 MiB) and the headroom written into.</summary>
     private const long FileSystemBytes = 320L << 20;
@@ -21,13 +21,6 @@ public sealed class DiskFullTests
     private const long HeadroomBytes = 12L << 20;
 
     private const int ValueBytes = 4096;
-
-    /// <summary>
-    /// Rows whose engine keeps a disk-full write error until the store is reopened, as <see cref="StoreFullException"/>
-    /// allows: RocksDB fails every later write of that open with the same "No space left on device" (seen here still
-    /// 6.5 s after space was freed) and a WAL sync with "Writer has previous error"; its C API has no resume call.
-    /// </summary>
-    private static readonly HashSet<string> s_writableAgainOnlyAfterReopen = [StoreNames.RocksDb];
 
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
@@ -64,7 +57,7 @@ public sealed class DiskFullTests
             AssertHolds(store, acknowledged);
 
             File.Delete(ballast);
-            if (s_writableAgainOnlyAfterReopen.Contains(name))
+            if (StoreCatalog.Row(name).KeepsDiskFullErrorUntilReopen)
             {
                 store.Dispose();
                 store = StoreCatalog.Open(name, options);

@@ -11,7 +11,7 @@ namespace KvBench.Tests.Failures;
 /// <see cref="ObjectDisposedException"/> (never another exception, a native crash or a hang), <c>Dispose</c> returns,
 /// and the directory reopens with every record intact.
 /// </summary>
-public sealed class LifetimeTests
+public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
 {
     private const int Records = 200;
     private const int Rounds = 3;

@@ -98,7 +98,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     public void Without_the_rows_lock_a_second_direct_connection_opens_and_writes_the_same_file_on_Linux()
     {
         using var directory = new TempDirectory();
-        ConnectionString connection = LiteDbRows.ConnectionString(directory.Path, ConnectionType.Direct, readOnly: false);
+        ConnectionString connection = LiteDbRow.ConnectionString(directory.Path, ConnectionType.Direct, readOnly: false);
         string firstSaw, secondSaw, reopenFound;
         using (var first = new LiteDatabase(connection))
         {

@@ -17,7 +17,7 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// </remarks>
 internal abstract class LiteDbRawTarget(string directory, ConnectionType connection) : IPointTarget
 {
-    private readonly LiteDatabase _database = new(LiteDbRows.ConnectionString(directory, connection, readOnly: false));
+    private readonly LiteDatabase _database = new(LiteDbRow.ConnectionString(directory, connection, readOnly: false));
 
     private ILiteCollection<BsonDocument> Collection => _database.GetCollection("kv");
 

@@ -5,11 +5,11 @@ using LiteDB;
 namespace KvBench.Stores.LiteDb;
 
 /// <summary>
-/// LiteDB's two rows, <see cref="StoreNames.LiteDb"/> (shared connection) and <see cref="StoreNames.LiteDbDirect"/>
-/// (direct connection): what each claims, how each opens, and what LiteDB's errors mean. Both use
-/// <see cref="LiteDbStore"/>; only the connection mode differs.
+/// LiteDB's two rows, <see cref="Shared"/> (shared connection) and <see cref="Direct"/> (direct connection): what each
+/// claims, how each opens, and what LiteDB's errors mean. Both use <see cref="LiteDbStore"/>; only the connection mode
+/// differs.
 /// </summary>
-internal static class LiteDbRows
+internal sealed class LiteDbRow : StoreRow
 {
     /// <summary>The data file; LiteDB keeps its write-ahead log beside it as <c>kv-log.db</c>.</summary>
     internal const string DataFileName = "kv.db";
@@ -34,29 +34,31 @@ internal static class LiteDbRows
     /// </summary>
     private const int MaxValueBytes = 16_683_050 - 23 - MaxKeyBytes;
 
+    private readonly ConnectionType _connection;
+
+    private LiteDbRow(string name, StoreCapabilities declared, ConnectionType connection)
+        : base(name, declared) => _connection = connection;
+
     /// <summary>
     /// The shared-connection row: several processes read and write the file, each operation building an engine under a
     /// named mutex. Closing that engine checkpoints, which fsyncs the data file: every write is Synced before it is
     /// acknowledged, whichever tier was asked for (see <see cref="LiteDbStore"/>).
     /// </summary>
-    internal static StoreCapabilities SharedDeclared { get; } = Declared(MultiProcessLevel.Shared) with { SyncsEveryWrite = true };
+    internal static LiteDbRow Shared { get; } = new(StoreNames.LiteDb, Capabilities(MultiProcessLevel.Shared) with { SyncsEveryWrite = true }, ConnectionType.Shared);
 
     /// <summary>
     /// The direct-connection row. LiteDB alone does not stop a second process on Linux (it opens the file and writes,
     /// and the first keeps a stale view), so this row holds <see cref="StoreDirectoryLock"/> and is one process at a time.
     /// </summary>
-    internal static StoreCapabilities DirectDeclared { get; } = Declared(MultiProcessLevel.Exclusive);
+    internal static LiteDbRow Direct { get; } = new(StoreNames.LiteDbDirect, Capabilities(MultiProcessLevel.Exclusive), ConnectionType.Direct);
 
-    /// <summary>Opens the shared-connection row.</summary>
-    internal static IKeyValueStore OpenShared(string name, StoreOptions options) => new LiteDbStore(name, SharedDeclared, ConnectionType.Shared, options);
+    public override bool HasRawBaseline => true;
 
-    /// <summary>Opens the direct-connection row.</summary>
-    internal static IKeyValueStore OpenDirect(string name, StoreOptions options) => new LiteDbStore(name, DirectDeclared, ConnectionType.Direct, options);
-
-    /// <summary>Whether <paramref name="directory"/> holds a LiteDB store: its data file.</summary>
-    internal static bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
-
-    internal static string Engine() => $"LiteDB {PackageVersion.Of("LiteDB")}";
+    /// <summary>
+    /// The naive usage (a database opened around every operation, as LiteDB's "Getting Started" shows) builds an engine
+    /// per operation, as the shared row does: it stands beside that row.
+    /// </summary>
+    public override bool HasNaiveUsage => _connection == ConnectionType.Shared;
 
     /// <summary>
     /// The connection string both rows and the raw baselines use: the file, the mode, read-only or not; everything else
@@ -75,7 +77,7 @@ internal static class LiteDbRows
     /// INVALID_FORMAT); any other is a failure of the store. The plain .NET exceptions a damaged page raises are typed
     /// before they get here, by <see cref="IsDamage"/>.
     /// </summary>
-    internal static StoreFailure ClassifyError(Exception error) => error switch
+    private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
     {
         LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE or LiteException.INVALID_FORMAT } => StoreFailure.Damaged,
         LiteException or IOException or UnauthorizedAccessException => StoreFailure.Failed,
@@ -94,7 +96,14 @@ internal static class LiteDbRows
         or InvalidCastException or IndexOutOfRangeException or ArgumentException or OverflowException
         or KeyNotFoundException or NullReferenceException or EndOfStreamException or InvalidOperationException;
 
-    private static StoreCapabilities Declared(MultiProcessLevel multiProcess) => new()
+    private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new LiteDbStore(this, _connection, options);
+
+    /// <summary>Whether <paramref name="directory"/> holds a LiteDB store: its data file.</summary>
+    private protected override bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, DataFileName));
+
+    private protected override string DescribeEngine() => $"LiteDB {PackageVersion.Of("LiteDB")}";
+
+    private static StoreCapabilities Capabilities(MultiProcessLevel multiProcess) => new()
     {
         MaxKeyBytes = MaxKeyBytes,
         MaxValueBytes = MaxValueBytes,

@@ -1,0 +1,26 @@
+using System.Runtime.InteropServices;
+
+using KvBench.Core;
+
+namespace KvBench.Stores.Memory;
+
+/// <summary>The <c>Memory</c> row: <see cref="MemoryStore"/>, the floor, not a candidate.</summary>
+internal sealed class MemoryRow() : StoreRow(StoreNames.Memory, new StoreCapabilities
+{
+    MaxKeyBytes = Array.MaxLength,
+    MaxValueBytes = Array.MaxLength,
+    GrowsWithoutRestart = true,
+    MultiProcess = MultiProcessLevel.InProcess,
+    OrderedPrefixScan = false,
+    Durability = DurabilityTiers.None,
+})
+{
+    public override bool HasRawBaseline => true;
+
+    private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new MemoryStore(this, options);
+
+    /// <summary>The row keeps no files, so any directory holds its (empty) store: a read-only open always opens.</summary>
+    private protected override bool HoldsStore(string directory) => true;
+
+    private protected override string DescribeEngine() => $"Dictionary<byte[], byte[]> on {RuntimeInformation.FrameworkDescription}";
+}

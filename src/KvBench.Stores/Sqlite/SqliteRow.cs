@@ -1,0 +1,96 @@
+using KvBench.Core;
+
+using Microsoft.Data.Sqlite;
+
+using SQLitePCL;
+
+namespace KvBench.Stores.Sqlite;
+
+/// <summary>
+/// The SQLite rows: every one shares the capabilities, the file, the engine and what SQLite's errors mean; each picks
+/// its table layout and connection strategy (one adapter file per strategy).
+/// </summary>
+internal sealed class SqliteRow : StoreRow
+{
+    private static readonly StoreCapabilities s_declared = new()
+    {
+        // SQLITE_MAX_LENGTH (1,000,000,000) bounds a whole row; half each keeps a row with both at their limits legal.
+        MaxKeyBytes = 500_000_000,
+        MaxValueBytes = 500_000_000,
+        GrowsWithoutRestart = true,
+        MultiProcess = MultiProcessLevel.Shared,
+        OrderedPrefixScan = true,
+        Durability = DurabilityTiers.All,
+    };
+
+    private readonly Func<StoreRow, StoreOptions, IKeyValueStore> _open;
+    private readonly bool _hasRawBaseline;
+    private readonly bool _hasNaiveUsage;
+
+    private SqliteRow(string name, Func<StoreRow, StoreOptions, IKeyValueStore> open, bool hasRawBaseline = false, bool hasNaiveUsage = false)
+        : base(name, s_declared)
+    {
+        _open = open;
+        _hasRawBaseline = hasRawBaseline;
+        _hasNaiveUsage = hasNaiveUsage;
+    }
+
+    /// <summary><c>Sqlite_WAL</c>: a blob table, one writer connection and a read connection per thread.</summary>
+    internal static SqliteRow Wal { get; } = new(
+        StoreNames.SqliteWal, static (row, options) => new SqliteWriterReadersStore(row, new BlobKeySchema(), options), hasRawBaseline: true, hasNaiveUsage: true);
+
+    /// <summary><c>Sqlite_Scalar</c>: typed key columns, the same writer and readers.</summary>
+    internal static SqliteRow Scalar { get; } = new(
+        StoreNames.SqliteScalar, static (row, options) => new SqliteWriterReadersStore(row, new ScalarKeySchema(), options), hasRawBaseline: true);
+
+    /// <summary><c>Sqlite_OneConnection</c>: every thread shares one connection behind a lock.</summary>
+    internal static SqliteRow OneConnection { get; } = new(
+        StoreNames.SqliteOneConnection, static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), options));
+
+    /// <summary><c>Sqlite_PerThread</c>: one connection per thread.</summary>
+    internal static SqliteRow PerThread { get; } = new(
+        StoreNames.SqlitePerThread, static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), options));
+
+    /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
+    internal static SqliteRow Rollback { get; } = new(
+        StoreNames.SqliteRollback,
+        static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
+
+    /// <summary><c>Sqlite_SharedCache</c>: one connection per thread, all sharing one page cache.</summary>
+    internal static SqliteRow SharedCache { get; } = new(
+        StoreNames.SqliteSharedCache,
+        static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true }));
+
+    /// <summary><c>Sqlite_AdoNet</c>: a pooled connection opened per operation, as most .NET code uses SQLite.</summary>
+    internal static SqliteRow AdoNet { get; } = new(
+        StoreNames.SqliteAdoNet, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options));
+
+    public override bool HasRawBaseline => _hasRawBaseline;
+
+    public override bool HasNaiveUsage => _hasNaiveUsage;
+
+    private protected override IKeyValueStore OpenAdapter(StoreOptions options) => _open(this, options);
+
+    private protected override bool HoldsStore(string directory) => SqliteStoreBase.HoldsStore(directory);
+
+    private protected override string DescribeEngine()
+    {
+        // Asked before any store is opened too (`kvbench --version`): SQLitePCLRaw has no native library until the
+        // bundle is initialised, which Microsoft.Data.Sqlite otherwise does on its first connection. Init is idempotent.
+        Batteries_V2.Init();
+        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+    }
+
+    /// <summary>SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) and a full disk (SQLITE_FULL).</summary>
+    private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
+    {
+        SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) switch
+        {
+            raw.SQLITE_CORRUPT or raw.SQLITE_NOTADB => StoreFailure.Damaged,
+            raw.SQLITE_FULL => StoreFailure.Full,
+            _ => StoreFailure.Failed,
+        },
+        IOException => StoreFailure.Failed,
+        _ => StoreFailure.NotEngine,
+    };
+}

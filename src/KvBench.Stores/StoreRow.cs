@@ -1,0 +1,147 @@
+using KvBench.Core;
+
+namespace KvBench.Stores;
+
+/// <summary>
+/// Everything one row is, in one place: its name, what its adapter claims, whether it can be had here and why not, how
+/// it opens, what it needs running while a suite uses it, what its engine's errors mean, and which benchmark variants
+/// stand beside it. Each row's definition lives in its store's folder (<c>Lmdb/LmdbRow.cs</c>, ...);
+/// <see cref="StoreCatalog"/> lists the definitions, and tests, probes, suites, benchmarks and commands enumerate it.
+/// </summary>
+/// <remarks>Only this assembly defines rows: a row's adapter derives from the internal <see cref="StoreAdapter"/>.</remarks>
+public abstract class StoreRow
+{
+    private readonly Lazy<string?> _unavailableReason;
+
+    private protected StoreRow(string name, StoreCapabilities declared)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(declared);
+        Name = name;
+        Declared = declared;
+
+        // Asked on first use, not while the catalog's type initializer runs: a native library that fails to load then
+        // fails one row's question instead of the catalog.
+        _unavailableReason = new(CheckAvailability);
+    }
+
+    /// <summary>The row name, as tables print it.</summary>
+    public string Name { get; }
+
+    /// <summary>What the row's adapter claims, without opening it; the conformance suite and the probes check each claim.</summary>
+    public StoreCapabilities Declared { get; }
+
+    /// <summary>Why the row cannot be had on this machine, or <see langword="null"/> when it can. Asked once.</summary>
+    public string? UnavailableReason => _unavailableReason.Value;
+
+    /// <summary>Whether the row can be opened here.</summary>
+    public bool IsAvailable => UnavailableReason is null;
+
+    /// <summary>The package and native library versions behind the row, or "not available" when it cannot be had here.</summary>
+    public string Engine => IsAvailable ? DescribeEngine() : "not available";
+
+    /// <summary>
+    /// Whether the point-operation benchmarks measure a raw-driver baseline, <c>&lt;Row&gt;_raw</c>, beside the row:
+    /// the same operations written against the store's package directly. Default: none.
+    /// </summary>
+    public virtual bool HasRawBaseline => false;
+
+    /// <summary>
+    /// Whether the point-operation benchmarks measure a naive usage, <c>&lt;Row&gt;_naive</c>, beside the row: a common
+    /// but slow way of using the store. Default: none.
+    /// </summary>
+    public virtual bool HasNaiveUsage => false;
+
+    /// <summary>
+    /// Whether a fault inside the engine's own reads of damaged files may take the process down (a signal) instead of
+    /// raising an error KvBench can type. Default: no.
+    /// </summary>
+    internal virtual bool MayCrashOnDamagedFiles => false;
+
+    /// <summary>
+    /// Whether the engine keeps a disk-full write error for the rest of the open, so writes resume only after a reopen
+    /// (as <see cref="StoreFullException"/> allows). Default: no, writes resume once space is freed.
+    /// </summary>
+    internal virtual bool KeepsDiskFullErrorUntilReopen => false;
+
+    /// <summary>
+    /// What the row needs running while a suite uses it, not yet started: <see cref="RowHost.None"/> (the default) for a
+    /// store that lives in the caller's process. A suite starts it once before its first case and disposes it after its
+    /// last (see <see cref="StoreCatalog.StartHostsAsync"/>).
+    /// </summary>
+    public virtual RowHost CreateHost() => RowHost.None;
+
+    /// <summary>Opens the row with <paramref name="options"/>.</summary>
+    /// <exception cref="StoreUnavailableException">The row's store cannot be had on this machine.</exception>
+    /// <exception cref="DurabilityNotOfferedException">The row persists data but cannot reach the tier asked for.</exception>
+    /// <exception cref="StoreLockedException">Another process holds the store.</exception>
+    /// <exception cref="StoreNotFoundException">A read-only or secondary open found no such store in the directory (nothing is created).</exception>
+    /// <exception cref="StoreDamagedException">The store's files are damaged.</exception>
+    /// <exception cref="StoreFullException">The disk had no room for what the open writes.</exception>
+    /// <exception cref="KeyValueStoreException">The engine failed to open the store for another reason.</exception>
+    public IKeyValueStore Open(StoreOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (UnavailableReason is { } reason)
+        {
+            throw new StoreUnavailableException(Name, reason);
+        }
+
+        // A store that keeps nothing (the Memory floor) opens at any tier: its capabilities already say it offers none.
+        DurabilityTiers offered = Declared.Durability;
+        if (offered != DurabilityTiers.None && !offered.Offers(options.Durability))
+        {
+            throw new DurabilityNotOfferedException(Name, options.Durability, offered);
+        }
+
+        // Checked here, before any adapter runs, so an open that was asked only to read never creates a directory or a
+        // file, and every row answers a missing store with the same error.
+        if (options.Access != StoreAccess.ReadWrite && !HoldsStore(Path.GetFullPath(options.Directory)))
+        {
+            throw new StoreNotFoundException(Name, options.Directory, options.Access);
+        }
+
+        try
+        {
+            return OpenAdapter(options);
+        }
+        catch (Exception error) when (StoreFailures.Translate(Name, Path.GetFullPath(options.Directory), Classify(error), error) is { } typed)
+        {
+            throw typed;
+        }
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Name;
+
+    /// <summary>
+    /// What an exception raised by an open or a call means: the errors every engine shares first, then the row's own
+    /// <see cref="ClassifyEngineError"/>. The one classifier both <see cref="Open"/> and the adapter's calls use.
+    /// </summary>
+    internal StoreFailure Classify(Exception error) => StoreFailures.Common(error) ?? ClassifyEngineError(error);
+
+    /// <summary>Opens the row's adapter; called by <see cref="Open"/> after its checks, whose errors it types.</summary>
+    private protected abstract IKeyValueStore OpenAdapter(StoreOptions options);
+
+    /// <summary>
+    /// Whether a directory (full path) holds a store of this row's kind, looked at before a read-only or secondary open,
+    /// which must not create one.
+    /// </summary>
+    private protected abstract bool HoldsStore(string directory);
+
+    /// <summary>
+    /// What an exception the engine raised means: its own exception types, its codes for damaged files and a full disk.
+    /// Asked only for exceptions no engine shares (see <see cref="StoreFailures.Common"/>). The default passes .NET I/O
+    /// errors on as failures of the store and anything else unchanged.
+    /// </summary>
+    private protected virtual StoreFailure ClassifyEngineError(Exception error) => StoreFailures.DotNetIo(error);
+
+    /// <summary>
+    /// Says why the store cannot be had here (its package is not served, its native library does not load), or returns
+    /// <see langword="null"/>. Default: always available.
+    /// </summary>
+    private protected virtual string? CheckAvailability() => null;
+
+    /// <summary>Names the package and native library versions behind the row; asked only when the row is available.</summary>
+    private protected abstract string DescribeEngine();
+}
