@@ -4,11 +4,8 @@ using BenchmarkDotNet.Running;
 
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Reports.Charts;
-using KvBench.Evaluation.Sqlite;
-using KvBench.Evaluation.Workload;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
@@ -121,43 +118,19 @@ public static class Program
             BenchmarkConverter.TypeToBenchmarks(typeof(SyncedPuts), KvBenchConfig.Create(job: null)),
         ]);
 
-    /// <summary>Probes every row and writes <see cref="AdrFileName"/> beside the results; whether every declared capability held.</summary>
+    /// <summary>Measures every ADR section and writes <see cref="AdrFileName"/> beside the results; whether nothing failed.</summary>
     private static bool WriteAdr(Summary[] summaries, bool full)
     {
         string resultsDirectory = summaries.Select(summary => summary.ResultsDirectoryPath).FirstOrDefault() ?? AdrGenerator.DefaultResultsDirectory;
-        string scratch = Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
-        try
+        Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
+        var request = new AdrRequest
         {
-            Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
-            AdrReport report = AdrGenerator.GenerateAsync(
-                full ? ProbeSettings.Full : ProbeSettings.Default,
-                resultsDirectory,
-                scratch,
-                full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
-                KvBenchCli.Locate(),
-                line => Console.WriteLine($"//   {line}"),
-                full ? new SuiteSettings() : SuiteSettings.Evaluation,
-                full ? new ImportContentionSettings() : ImportContentionSettings.Evaluation,
-                full ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).GetAwaiter().GetResult();
-            string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
-            ChartImages charts = report.WriteAsync(file).GetAwaiter().GetResult();
-            Console.WriteLine($"ADR tables: {file}");
-            Console.WriteLine(charts.Problem ?? $"ADR charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}");
-            IReadOnlyList<string> problems = report.Problems();
-            foreach (string problem in problems)
-            {
-                Console.WriteLine(problem);
-            }
-
-            return problems.Count == 0;
-        }
-        finally
-        {
-            if (Directory.Exists(scratch))
-            {
-                Directory.Delete(scratch, recursive: true);
-            }
-        }
+            OutputFile = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName),
+            Command = full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
+            Preset = full ? AdrPreset.Full : AdrPreset.Default,
+            ResultsDirectory = resultsDirectory,
+        };
+        return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
     }
 
     private static void WriteRatios(Summary summary)
