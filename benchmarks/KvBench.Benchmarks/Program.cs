@@ -14,8 +14,9 @@ namespace KvBench.Benchmarks;
 /// With no arguments: the evaluation suite (point operations and synced puts) with a short job, then the capability
 /// probes and the ADR file (<see cref="AdrFileName"/>), then where the tables are. With <c>--full</c>: the same at
 /// BenchmarkDotNet's default precision and the probes' full settings. Anything else goes to BenchmarkDotNet
-/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran and no declared
-/// capability was contradicted and every key held the value a benchmark wrote to it last.
+/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran, no ADR section found
+/// a problem (a contradicted capability, a failed workload, a lost record, ...) and every key held the value a benchmark
+/// wrote to it last.
 /// </summary>
 public static class Program
 {

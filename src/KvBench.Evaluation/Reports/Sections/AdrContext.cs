@@ -6,35 +6,26 @@ using KvBench.Evaluation.MultiProcess;
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>What a section's measurement gets from the run: where to work, where the benchmark results are, the CLI to start, the log.</summary>
-public sealed class AdrContext
+/// <param name="workDirectory">The scratch directory for the sections' stores; its file system is the one reported.</param>
+/// <param name="resultsDirectory">Where BenchmarkDotNet's reports are.</param>
+/// <param name="cli">The CLI to start as other processes, or <see langword="null"/> to leave what needs one unmeasured.</param>
+/// <param name="log">Receives what each step starts and how long it took.</param>
+public sealed class AdrContext(string workDirectory, string resultsDirectory, KvBenchCli? cli, Action<string>? log)
 {
-    private readonly Action<string>? _log;
+    // The step clock starts when the context is made, at the start of the run.
     private long _stepStarted = Stopwatch.GetTimestamp();
 
-    /// <summary>A context whose step clock starts now.</summary>
-    /// <param name="workDirectory">The scratch directory for the sections' stores; its file system is the one reported.</param>
-    /// <param name="resultsDirectory">Where BenchmarkDotNet's reports are.</param>
-    /// <param name="cli">The CLI to start as other processes, or <see langword="null"/> to leave what needs one unmeasured.</param>
-    /// <param name="log">Receives what each step starts and how long it took.</param>
-    public AdrContext(string workDirectory, string resultsDirectory, KvBenchCli? cli, Action<string>? log)
-    {
-        WorkDirectory = workDirectory;
-        ResultsDirectory = resultsDirectory;
-        Cli = cli;
-        _log = log;
-    }
-
     /// <summary>The scratch directory for the sections' stores.</summary>
-    public string WorkDirectory { get; }
+    public string WorkDirectory { get; } = workDirectory;
 
     /// <summary>Where BenchmarkDotNet's reports are.</summary>
-    public string ResultsDirectory { get; }
+    public string ResultsDirectory { get; } = resultsDirectory;
 
     /// <summary>The CLI to start as other processes (two-process, kill and contention checks), when one was found.</summary>
-    public KvBenchCli? Cli { get; }
+    public KvBenchCli? Cli { get; } = cli;
 
     /// <summary>Says one line.</summary>
-    public void Log(string line) => _log?.Invoke(line);
+    public void Log(string line) => log?.Invoke(line);
 
     /// <summary>
     /// Says how long <paramref name="step"/> took since the previous step ended, so a run over its budget shows where

@@ -12,7 +12,8 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// measured, the durability table from the same probes, and at the end of the file the claims they checked: a declared
 /// capability a probe contradicted fails the run.
 /// </summary>
-public sealed class CapabilitiesSection : AdrSection
+/// <param name="settings">How hard the probes push.</param>
+public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<ProbeSettings>(settings)
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
@@ -22,14 +23,8 @@ public sealed class CapabilitiesSection : AdrSection
     {
     }
 
-    /// <summary>The probes with <paramref name="settings"/>.</summary>
-    public CapabilitiesSection(ProbeSettings settings) => Settings = settings;
-
     /// <inheritdoc/>
     public override string Name => "capabilities";
-
-    /// <summary>How hard the probes push.</summary>
-    public ProbeSettings Settings { get; }
 
     /// <summary>The measured rows, in table order.</summary>
     public IReadOnlyList<StoreMeasurement> Measurements { get; set; } = [];
@@ -139,12 +134,8 @@ public sealed class CapabilitiesSection : AdrSection
     }
 
     /// <summary>The probes' settings for <paramref name="preset"/>; the crash rounds take their count from them too.</summary>
-    internal static ProbeSettings ProbeSettingsFor(AdrPreset preset) => preset switch
-    {
-        AdrPreset.Quick => ProbeSettings.Quick,
-        AdrPreset.Full => ProbeSettings.Full,
-        _ => ProbeSettings.Default,
-    };
+    internal static ProbeSettings ProbeSettingsFor(AdrPreset preset) =>
+        preset.Choose(quick: ProbeSettings.Quick, evaluation: ProbeSettings.Default, full: ProbeSettings.Full);
 
     private List<string> Disagreements() => [.. Measurements.SelectMany(row => row.Disagreements())];
 

@@ -12,29 +12,19 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// store, on every row that keeps its data in files. A run with an error, a wrong read or a lost record fails the run.
 /// Needs the CLI; <c>kvbench contend</c> runs it longer.
 /// </summary>
-public sealed class ContentionSection : AdrSection
+/// <param name="settings">How the ui-while-the-cli-imports scenario runs.</param>
+public sealed class ContentionSection(ImportContentionSettings settings) : AdrSection<ImportContentionSettings>(settings)
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>The scenario's settings for <paramref name="preset"/>.</summary>
     public ContentionSection(AdrPreset preset = AdrPreset.Default)
-        : this(preset switch
-        {
-            AdrPreset.Quick => ImportContentionSettings.Smoke,
-            AdrPreset.Full => new ImportContentionSettings(),
-            _ => ImportContentionSettings.Evaluation,
-        })
+        : this(preset.Choose(quick: ImportContentionSettings.Smoke, evaluation: ImportContentionSettings.Evaluation, full: new ImportContentionSettings()))
     {
     }
 
-    /// <summary>The scenario with <paramref name="settings"/>.</summary>
-    public ContentionSection(ImportContentionSettings settings) => Settings = settings;
-
     /// <inheritdoc/>
     public override string Name => "contention";
-
-    /// <summary>How the ui-while-the-cli-imports scenario runs.</summary>
-    public ImportContentionSettings Settings { get; }
 
     /// <summary>The ui while the cli imports, per row, when the run measured it.</summary>
     public IReadOnlyList<ImportContentionResult>? Results { get; set; }

@@ -6,27 +6,17 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// SQLite's connection strategies, the SQLITE_BUSY trap, the upsert forms and the pragmas; a suite with an error, a
 /// wrong read or a lost write fails the run. Each table names the <c>kvbench sqlite</c> command that measures it alone.
 /// </summary>
-public sealed class SqliteSection : AdrSection
+/// <param name="settings">How long the SQLite suites run.</param>
+public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<SqliteSuiteSettings>(settings)
 {
     /// <summary>The suites' settings for <paramref name="preset"/>.</summary>
     public SqliteSection(AdrPreset preset = AdrPreset.Default)
-        : this(preset switch
-        {
-            AdrPreset.Quick => SqliteSuiteSettings.Smoke,
-            AdrPreset.Full => new SqliteSuiteSettings(),
-            _ => SqliteSuiteSettings.Evaluation,
-        })
+        : this(preset.Choose(quick: SqliteSuiteSettings.Smoke, evaluation: SqliteSuiteSettings.Evaluation, full: new SqliteSuiteSettings()))
     {
     }
 
-    /// <summary>The suites with <paramref name="settings"/>.</summary>
-    public SqliteSection(SqliteSuiteSettings settings) => Settings = settings;
-
     /// <inheritdoc/>
     public override string Name => "sqlite";
-
-    /// <summary>How long the SQLite suites run.</summary>
-    public SqliteSuiteSettings Settings { get; }
 
     /// <summary>SQLite's strategies, busy trap, upserts and pragmas, when the run measured them.</summary>
     public SqliteResults? Results { get; set; }

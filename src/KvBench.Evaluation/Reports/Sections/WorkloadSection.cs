@@ -11,29 +11,19 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// YCSB A to F, the thread sweep and the scale sweep on every row, all through the workload runner. A run with a wrong
 /// read or an error fails the run. <c>kvbench ycsb</c> and <c>kvbench sweep</c> run them longer.
 /// </summary>
-public sealed class WorkloadSection : AdrSection
+/// <param name="settings">How long the YCSB, thread-sweep and scale suites run.</param>
+public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSettings>(settings)
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>The suites' settings for <paramref name="preset"/>.</summary>
     public WorkloadSection(AdrPreset preset = AdrPreset.Default)
-        : this(preset switch
-        {
-            AdrPreset.Quick => SuiteSettings.Smoke,
-            AdrPreset.Full => new SuiteSettings(),
-            _ => SuiteSettings.Evaluation,
-        })
+        : this(preset.Choose(quick: SuiteSettings.Smoke, evaluation: SuiteSettings.Evaluation, full: new SuiteSettings()))
     {
     }
 
-    /// <summary>The suites with <paramref name="settings"/>.</summary>
-    public WorkloadSection(SuiteSettings settings) => Settings = settings;
-
     /// <inheritdoc/>
     public override string Name => "workloads";
-
-    /// <summary>How long the YCSB, thread-sweep and scale suites run.</summary>
-    public SuiteSettings Settings { get; }
 
     /// <summary>YCSB A to F on every row, when the run measured them.</summary>
     public IReadOnlyList<WorkloadResult>? Ycsb { get; set; }
