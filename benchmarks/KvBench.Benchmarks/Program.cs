@@ -5,11 +5,8 @@ using BenchmarkDotNet.Running;
 using KvBench.Benchmarks.Paired;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Reports.Charts;
-using KvBench.Evaluation.Sqlite;
-using KvBench.Evaluation.Workload;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
@@ -18,8 +15,9 @@ namespace KvBench.Benchmarks;
 /// With no arguments: the evaluation suite (point operations and synced puts) with a short job, then the capability
 /// probes and the ADR file (<see cref="AdrFileName"/>), then where the tables are. With <c>--full</c>: the same at
 /// BenchmarkDotNet's default precision and the probes' full settings. Anything else goes to BenchmarkDotNet
-/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran and no declared
-/// capability was contradicted and every key held the value a benchmark wrote to it last.
+/// (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...). The exit code is 0 only when every case ran, no ADR section found
+/// a problem (a contradicted capability, a failed workload, a lost record, ...) and every key held the value a benchmark
+/// wrote to it last.
 /// </summary>
 public static class Program
 {
@@ -171,43 +169,19 @@ public static class Program
             BenchmarkConverter.TypeToBenchmarks(typeof(SyncedPuts), KvBenchConfig.Create(job: null)),
         ]);
 
-    /// <summary>Probes every row and writes <see cref="AdrFileName"/> beside the results; whether every declared capability held.</summary>
+    /// <summary>Measures every ADR section and writes <see cref="AdrFileName"/> beside the results; whether nothing failed.</summary>
     private static bool WriteAdr(Summary[] summaries, bool full)
     {
         string resultsDirectory = summaries.Select(summary => summary.ResultsDirectoryPath).FirstOrDefault() ?? AdrGenerator.DefaultResultsDirectory;
-        string scratch = Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
-        try
+        Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
+        var request = new AdrRequest
         {
-            Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
-            AdrReport report = AdrGenerator.GenerateAsync(
-                full ? ProbeSettings.Full : ProbeSettings.Default,
-                resultsDirectory,
-                scratch,
-                full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
-                KvBenchCli.Locate(),
-                line => Console.WriteLine($"//   {line}"),
-                full ? new SuiteSettings() : SuiteSettings.Evaluation,
-                full ? new ImportContentionSettings() : ImportContentionSettings.Evaluation,
-                full ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).GetAwaiter().GetResult();
-            string file = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName);
-            ChartImages charts = report.WriteAsync(file).GetAwaiter().GetResult();
-            Console.WriteLine($"ADR tables: {file}");
-            Console.WriteLine(charts.Problem ?? $"ADR charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}");
-            IReadOnlyList<string> problems = report.Problems();
-            foreach (string problem in problems)
-            {
-                Console.WriteLine(problem);
-            }
-
-            return problems.Count == 0;
-        }
-        finally
-        {
-            if (Directory.Exists(scratch))
-            {
-                Directory.Delete(scratch, recursive: true);
-            }
-        }
+            OutputFile = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName),
+            Command = full ? $"{EvaluationCommand} -- {FullSwitch}" : EvaluationCommand,
+            Preset = full ? AdrPreset.Full : AdrPreset.Default,
+            ResultsDirectory = resultsDirectory,
+        };
+        return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
     }
 
     private static void WriteRatios(Summary summary, PairedRatios? paired)

@@ -1,11 +1,8 @@
 using System.CommandLine;
 
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Reports.Charts;
-using KvBench.Evaluation.Sqlite;
-using KvBench.Evaluation.Workload;
+using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Cli;
 
@@ -30,9 +27,14 @@ internal static class AdrCommand
         {
             Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
         };
+        var sections = new Option<string[]>("--section")
+        {
+            Description = $"Runs only this section of the file; repeat it for more. The sections: {string.Join(", ", AdrSections.Names)}. Default: every section.",
+            HelpName = "name",
+        };
         var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
-            output, quick, full, results, workDirectory,
+            output, quick, full, results, workDirectory, sections,
         };
         command.Validators.Add(result =>
         {
@@ -40,47 +42,30 @@ internal static class AdrCommand
             {
                 result.AddError("--quick and --full cannot be combined.");
             }
+
+            foreach (string name in (result.GetValue(sections) ?? []).Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))
+            {
+                result.AddError($"--section: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.");
+            }
         });
         command.SetAction(async (parseResult, _) =>
         {
-            TextWriter console = parseResult.InvocationConfiguration.Output;
             bool isQuick = parseResult.GetValue(quick);
             bool isFull = parseResult.GetValue(full);
-            ProbeSettings settings = isQuick ? ProbeSettings.Quick : isFull ? ProbeSettings.Full : ProbeSettings.Default;
             FileInfo file = parseResult.GetValue(output)!;
-            string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
-            string regenerate = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}";
-            try
+            string[] only = parseResult.GetValue(sections) ?? [];
+            var request = new AdrRequest
             {
-                AdrReport report = await AdrGenerator.GenerateAsync(
-                    settings,
-                    parseResult.GetValue(results)!.FullName,
-                    scratch,
-                    regenerate,
-                    KvBenchCli.Locate(),
-                    console.WriteLine,
-                    isQuick ? SuiteSettings.Smoke : isFull ? new SuiteSettings() : SuiteSettings.Evaluation,
-                    isQuick ? ImportContentionSettings.Smoke : isFull ? new ImportContentionSettings() : ImportContentionSettings.Evaluation,
-                    isQuick ? SqliteSuiteSettings.Smoke : isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation).ConfigureAwait(false);
-                file.Directory?.Create();
-                ChartImages charts = await report.WriteAsync(file.FullName).ConfigureAwait(false);
-                console.WriteLine($"Wrote {file.FullName}");
-                console.WriteLine(charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file.FullName)}");
-                IReadOnlyList<string> problems = report.Problems();
-                foreach (string problem in problems)
-                {
-                    await parseResult.InvocationConfiguration.Error.WriteLineAsync(problem).ConfigureAwait(false);
-                }
-
-                return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
-            }
-            finally
-            {
-                if (parseResult.GetValue(workDirectory) is null && Directory.Exists(scratch))
-                {
-                    Directory.Delete(scratch, recursive: true);
-                }
-            }
+                OutputFile = file.FullName,
+                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
+                Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
+                ResultsDirectory = parseResult.GetValue(results)!.FullName,
+                WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
+                Sections = only.Length > 0 ? only : null,
+            };
+            TextWriter console = parseResult.InvocationConfiguration.Output;
+            IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), console, parseResult.InvocationConfiguration.Error, console.WriteLine).ConfigureAwait(false);
+            return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
         });
         return command;
     }

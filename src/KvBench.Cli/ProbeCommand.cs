@@ -2,7 +2,7 @@ using System.CommandLine;
 
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 
 namespace KvBench.Cli;
@@ -16,8 +16,8 @@ internal static class ProbeCommand
     private static readonly IReadOnlyDictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>> s_probes =
         new Dictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>>(StringComparer.OrdinalIgnoreCase)
         {
-            ["scan"] = (open, directory, settings) => AdrReport.ScanCell(PrefixScanProbe.Measure(open, directory, settings)),
-            ["growth"] = (open, directory, settings) => AdrReport.GrowthCell(CapabilityProbes.Growth(open, directory, settings.GrowthInitialBytes, settings.GrowthFactor)),
+            ["scan"] = (open, directory, settings) => CapabilityCells.Scan(PrefixScanProbe.Measure(open, directory, settings)),
+            ["growth"] = (open, directory, settings) => CapabilityCells.Growth(CapabilityProbes.Growth(open, directory, settings.GrowthInitialBytes, settings.GrowthFactor)),
         };
 
     public static Command Create()

@@ -1,6 +1,7 @@
 using System.Text;
 
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -23,7 +24,7 @@ public sealed class BenchmarkReportTests
         BenchmarkReport report = BenchmarkReport.Parse("report-github.md", s_report, DateTime.UnixEpoch);
         var output = new StringBuilder();
 
-        report.Select(AdrReport.OperationColumns).WriteTo(output);
+        report.Select(BenchmarkSection.OperationColumns).WriteTo(output);
 
         string[] lines = output.ToString().Split(Environment.NewLine);
         Assert.Equal("Method | Type | ValueBytes | Mean | Error | StdDev | Gen0 | Gen1 | Gen2 | Allocated | Op/s |", lines[0]);

@@ -4,6 +4,7 @@ using System.Text.RegularExpressions;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -36,23 +37,31 @@ internal static class ChartReports
         SuiteSettings suites = SuiteSettings.Smoke;
         return new AdrReport
         {
-            Measurements = [],
+            Sections =
+            [
+                new CapabilitiesSection(ProbeSettings.Quick),
+                new BenchmarkSection
+                {
+                    PointOperations = Benchmark("PointOperations", s_rows, ["Put", "Get", "GetArray", "HaveKey"], [128, 1028], Nanoseconds),
+                    SyncedPuts = Benchmark("SyncedPuts", [StoreNames.SqliteWal, StoreNames.Lmdb], ["Put", "PutMany"], [128], () => Nanoseconds() * 100),
+                },
+                new WorkloadSection(suites)
+                {
+                    Ycsb = [.. s_rows.SelectMany(row => YcsbWorkloads.All.Select(workload => Run(row, workload, 4)))],
+                    ThreadSweep = [.. s_rows.SelectMany(row => suites.SweepMixes.SelectMany(mix => new[] { 1, 2, 4, 8 }.Select(threads => Run(row, mix, threads))))],
+                    Scale = [.. s_rows.SelectMany(row => new long[] { 1_000, 10_000, 100_000 }.Select(records => new ScalePoint(
+                        row,
+                        records,
+                        1e9 / Nanoseconds(),
+                        row == StoreNames.Memory ? 0 : (long)(records * (150 + (random.NextDouble() * 400))),
+                        Run(row, new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly }, 1),
+                        Run(row, new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly }, 1),
+                        Run(row, new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1) }, 1))))],
+                },
+            ],
             Machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4"),
-            Settings = ProbeSettings.Quick,
             Command = "kvbench adr --quick",
             GeneratedAt = new DateTimeOffset(2026, 11, 22, 12, 0, 0, TimeSpan.Zero),
-            PointOperations = Benchmark("PointOperations", s_rows, ["Put", "Get", "GetArray", "HaveKey"], [128, 1028], Nanoseconds),
-            SyncedPuts = Benchmark("SyncedPuts", [StoreNames.SqliteWal, StoreNames.Lmdb], ["Put", "PutMany"], [128], () => Nanoseconds() * 100),
-            Ycsb = [.. s_rows.SelectMany(row => YcsbWorkloads.All.Select(workload => Run(row, workload, 4)))],
-            ThreadSweep = [.. s_rows.SelectMany(row => suites.SweepMixes.SelectMany(mix => new[] { 1, 2, 4, 8 }.Select(threads => Run(row, mix, threads))))],
-            Scale = [.. s_rows.SelectMany(row => new long[] { 1_000, 10_000, 100_000 }.Select(records => new ScalePoint(
-                row,
-                records,
-                1e9 / Nanoseconds(),
-                row == StoreNames.Memory ? 0 : (long)(records * (150 + (random.NextDouble() * 400))),
-                Run(row, new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly }, 1),
-                Run(row, new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly }, 1),
-                Run(row, new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1) }, 1))))],
         };
     }
 

@@ -1,7 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -129,15 +129,13 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
         using var scratch = new TempDirectory();
         var report = new AdrReport
         {
-            Measurements = [],
+            Sections = [new ContentionSection(result.Settings) { Results = [result] }],
             Machine = MachineInfo.Collect(scratch.Path),
-            Settings = ProbeSettings.Quick,
             Command = "kvbench adr --quick",
             GeneratedAt = DateTimeOffset.UtcNow,
-            Contention = [result],
         };
         string markdown = report.ToMarkdown();
-        string section = markdown[markdown.IndexOf("## The UI while the CLI imports", StringComparison.Ordinal)..markdown.IndexOf("## Claims checked", StringComparison.Ordinal)];
+        string section = markdown[markdown.IndexOf("## The UI while the CLI imports", StringComparison.Ordinal)..markdown.IndexOf("## Machine", StringComparison.Ordinal)];
         output.WriteLine(section);
         output.WriteLine(result.Failure ?? "no failure");
         Assert.Contains($"\n{result.Store}", section, StringComparison.Ordinal);

@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
 using KvBench.Tests.MultiProcess;
@@ -96,10 +97,15 @@ public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
         using var directory = new TempDirectory();
         var report = new AdrReport
         {
-            Measurements = [.. StoreCatalog.AvailableNames.Select(rows.Measure)],
-            Unavailable = [.. StoreCatalog.Names.Except(StoreCatalog.AvailableNames).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
+            Sections =
+            [
+                new CapabilitiesSection(s_testSettings)
+                {
+                    Measurements = [.. StoreCatalog.AvailableNames.Select(rows.Measure)],
+                    Unavailable = [.. StoreCatalog.Names.Except(StoreCatalog.AvailableNames).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
+                },
+            ],
             Machine = MachineInfo.Collect(directory.Path),
-            Settings = s_testSettings,
             Command = "kvbench adr --output adr.md",
             GeneratedAt = DateTimeOffset.UtcNow,
         };

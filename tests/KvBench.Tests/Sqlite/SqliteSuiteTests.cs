@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.Sqlite;
@@ -71,10 +72,8 @@ public sealed class SqliteSuiteTests
         Assert.All(results.Strategies.Concat(results.Upserts).Concat(results.Pragmas), run => Assert.True(run.OperationsPerSecond > 0, run.Store));
         var report = new AdrReport
         {
-            Measurements = [],
+            Sections = [new SqliteSection(results.Settings) { Results = results }],
             Machine = MachineInfo.Collect(directory.Path),
-            Settings = KvBench.Evaluation.Probes.ProbeSettings.Quick,
-            Sqlite = results,
             Command = "the test",
             GeneratedAt = DateTimeOffset.UtcNow,
         };

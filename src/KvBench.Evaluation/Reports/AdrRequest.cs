@@ -1,0 +1,46 @@
+using KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports;
+
+/// <summary>What an ADR run measures and where it writes: the options <c>kvbench adr</c> and the evaluation run fill in.</summary>
+public sealed record AdrRequest
+{
+    /// <summary>The markdown file to write; its charts go into the folder beside it.</summary>
+    public required string OutputFile { get; init; }
+
+    /// <summary>The command that regenerates the file, printed in it.</summary>
+    public required string Command { get; init; }
+
+    /// <summary>How hard every section pushes. Default: <see cref="AdrPreset.Default"/>.</summary>
+    public AdrPreset Preset { get; init; } = AdrPreset.Default;
+
+    /// <summary>Where BenchmarkDotNet's reports are. Default: <see cref="AdrGenerator.DefaultResultsDirectory"/>.</summary>
+    public string ResultsDirectory { get; init; } = AdrGenerator.DefaultResultsDirectory;
+
+    /// <summary>
+    /// The scratch directory for the sections' stores, kept afterwards; its file system is the one measured and reported.
+    /// Default (<see langword="null"/>): a new folder under the system temp folder, deleted afterwards.
+    /// </summary>
+    public string? WorkDirectory { get; init; }
+
+    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section.</summary>
+    public IReadOnlyCollection<string>? Sections { get; init; }
+
+    /// <summary>The sections asked for, in the file's order, with their settings for <see cref="Preset"/>.</summary>
+    /// <exception cref="ArgumentException">A name that no section has.</exception>
+    public IReadOnlyList<AdrSection> CreateSections()
+    {
+        IReadOnlyList<AdrSection> all = AdrSections.Create(Preset);
+        if (Sections is null)
+        {
+            return all;
+        }
+
+        foreach (string name in Sections.Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))
+        {
+            throw new ArgumentException($"No ADR section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.", nameof(Sections));
+        }
+
+        return [.. all.Where(section => Sections.Contains(section.Name, StringComparer.OrdinalIgnoreCase))];
+    }
+}

@@ -1,0 +1,78 @@
+using System.Globalization;
+using System.Text;
+
+using KvBench.Evaluation.Reports.Charts;
+
+namespace KvBench.Evaluation.Reports.Sections;
+
+/// <summary>The ADR file as the sections write it: its text, the charts they placed in it, and what every section may cite.</summary>
+public sealed class AdrMarkdown
+{
+    private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    private readonly ChartImages? _images;
+    private readonly List<Chart> _charts = [];
+
+    /// <summary>An empty file.</summary>
+    /// <param name="images">The PNGs drawn, linked beside their tables; <see langword="null"/> for Mermaid only.</param>
+    /// <param name="machine">The machine the run measured.</param>
+    /// <param name="command">The command that regenerates the file.</param>
+    public AdrMarkdown(ChartImages? images, MachineInfo machine, string command)
+    {
+        _images = images;
+        Machine = machine;
+        Command = command;
+    }
+
+    /// <summary>The text written so far.</summary>
+    public StringBuilder Output { get; } = new();
+
+    /// <summary>The machine the run measured.</summary>
+    public MachineInfo Machine { get; }
+
+    /// <summary>The command that regenerates the file (the evaluation, or <c>kvbench adr</c>).</summary>
+    public string Command { get; }
+
+    /// <summary>Every chart placed so far, in the order of the file.</summary>
+    public IReadOnlyList<Chart> ChartsPlaced => _charts;
+
+    /// <summary>
+    /// A table's charts: links to the PNGs drawn (or the one line saying why none were), then the Mermaid blocks, folded
+    /// away when there are many so the tables stay readable.
+    /// </summary>
+    public void Charts(IReadOnlyList<Chart> charts, string description)
+    {
+        ArgumentNullException.ThrowIfNull(charts);
+        _charts.AddRange(charts);
+        Output.AppendLine(description).AppendLine();
+        if (_images is not null && charts.Any(chart => chart.Outputs.HasFlag(ChartOutputs.Image)))
+        {
+            string[] links = [.. charts.Where(chart => _images.Link(chart.Id) is not null).Select(chart => $"[{chart.Title}]({_images.Link(chart.Id)})")];
+            Output.AppendLine(links.Length > 0
+                ? $"PNG charts, with a legend, the tier and the machine in each title, their data files beside them: {string.Join(" · ", links)}"
+                : $"PNG charts: {_images.Problem ?? "none drawn"}").AppendLine();
+        }
+
+        string[] blocks = [.. charts.Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown)).SelectMany(MermaidChart.Blocks)];
+        if (blocks.Length == 0)
+        {
+            return;
+        }
+
+        const int Unfolded = 6;
+        if (blocks.Length > Unfolded)
+        {
+            Output.AppendLine(s_numbers, $"<details><summary>{blocks.Length} Mermaid charts: one series each (Mermaid draws no legend), linear from 0</summary>").AppendLine();
+        }
+
+        foreach (string block in blocks)
+        {
+            Output.Append(block).AppendLine();
+        }
+
+        if (blocks.Length > Unfolded)
+        {
+            Output.AppendLine("</details>").AppendLine();
+        }
+    }
+}

@@ -1,0 +1,110 @@
+using System.CommandLine;
+
+using KvBench.Cli;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Tests.Evaluation;
+
+/// <summary>What a section of the ADR file gets from being one: measured in turn, printed in place, its charts drawn, its problems the run's.</summary>
+public sealed class AdrSectionTests
+{
+    [Fact]
+    public async Task A_section_is_measured_printed_in_its_place_and_its_charts_and_problems_are_the_files()
+    {
+        using var directory = new TempDirectory();
+        var first = new CountingSection("first", problem: null);
+        var second = new CountingSection("second", problem: "Counting failed: 3 is not 4");
+
+        AdrReport report = await AdrGenerator.MeasureAsync([first, second], new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null), "the test");
+
+        Assert.Equal([1, 1], [first.Measured, second.Measured]);
+        string markdown = report.ToMarkdown();
+        int firstAt = markdown.IndexOf("## first", StringComparison.Ordinal);
+        int secondAt = markdown.IndexOf("## second", StringComparison.Ordinal);
+        int closingAt = markdown.IndexOf("closing of first", StringComparison.Ordinal);
+        Assert.True(firstAt > 0 && firstAt < secondAt && secondAt < closingAt && closingAt < markdown.IndexOf("## Machine", StringComparison.Ordinal), markdown);
+        Assert.Equal(["count-first", "count-second"], report.Charts().Select(chart => chart.Id));
+        Assert.Equal(["Counting failed: 3 is not 4"], report.Problems());
+    }
+
+    [Fact]
+    public void Every_section_has_its_own_name_and_the_list_is_in_the_files_order()
+    {
+        IReadOnlyList<AdrSection> sections = AdrSections.Create(AdrPreset.Quick);
+
+        Assert.Equal(sections.Select(section => section.Name), AdrSections.Names);
+        Assert.Equal(AdrSections.Names.Count, AdrSections.Names.Distinct(StringComparer.OrdinalIgnoreCase).Count());
+        Assert.IsType<CapabilitiesSection>(sections[0]);
+        Assert.Equal(["sqlite"], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["SQLite"] }.CreateSections().Select(section => section.Name));
+        Assert.Throws<ArgumentException>(() => new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["nope"] }.CreateSections());
+    }
+
+    [Fact]
+    public void Kvbench_adr_section_runs_that_section_alone()
+    {
+        using var directory = new TempDirectory();
+        string file = directory.Combine("adr.md");
+        (int exitCode, string output, string error) = Invoke(["adr", "--section", "benchmarks", "--output", file, "--results", directory.Combine("no-results"), "--work-dir", directory.Combine("work")]);
+
+        Assert.Equal(ExitCodes.Ok, exitCode);
+        Assert.Equal(string.Empty, error);
+        Assert.Contains($"Wrote {file}", output, StringComparison.Ordinal);
+        string markdown = File.ReadAllText(file);
+        Assert.Contains("## Benchmark results", markdown, StringComparison.Ordinal);
+        Assert.Contains("No PointOperations results were found.", markdown, StringComparison.Ordinal);
+        Assert.Contains("kvbench adr --output adr.md --section benchmarks", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("## Considered Options", markdown, StringComparison.Ordinal);
+        Assert.Contains("## Machine", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Kvbench_adr_with_a_section_that_does_not_exist_is_a_usage_error_naming_the_sections()
+    {
+        (int exitCode, _, string error) = Invoke(["adr", "--section", "nope"]);
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Contains($"no section is named 'nope'; the sections are {string.Join(", ", AdrSections.Names)}.", error, StringComparison.Ordinal);
+    }
+
+    private static (int ExitCode, string Output, string Error) Invoke(string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        int exitCode = KvBenchCommand.Invoke(args, new InvocationConfiguration { Output = output, Error = error });
+        return (exitCode, output.ToString(), error.ToString());
+    }
+
+    /// <summary>A section that counts its measurements, prints a heading and a closing line, places one chart and may fail.</summary>
+    private sealed class CountingSection(string name, string? problem) : AdrSection
+    {
+        public override string Name => name;
+
+        public int Measured { get; private set; }
+
+        public override Task MeasureAsync(AdrContext context)
+        {
+            Measured++;
+            return Task.CompletedTask;
+        }
+
+        public override void WriteTo(AdrMarkdown markdown)
+        {
+            markdown.Output.AppendLine($"## {name}").AppendLine();
+            markdown.Charts(
+                [new Chart { Id = $"count-{name}", Title = name, Tier = "Buffered", Kind = ChartKind.Bars, X = new ChartAxis("Row", string.Empty), Y = new ChartAxis("Count", "n"), Categories = ["a"], Series = [new ChartSeries(name, [1])] }],
+                $"One count of {name}.");
+        }
+
+        public override void WriteClosingTo(AdrMarkdown markdown)
+        {
+            if (name == "first")
+            {
+                markdown.Output.AppendLine("closing of first").AppendLine();
+            }
+        }
+
+        public override IReadOnlyList<string> Problems() => problem is null ? [] : [problem];
+    }
+}
