@@ -45,11 +45,23 @@ internal static class PairedPrice
                 .Select(cell =>
                 {
                     (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
-                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval, cell.Key.Threads);
+                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval, cell.Key.Threads, CallTimeOf(cell));
                 }));
         }
 
         return (ratios, problems);
+    }
+
+    /// <summary>
+    /// The raw driver's time per call and what the adapter added to it, each the median over every round of every
+    /// process: a ratio over the goal on a call that takes tens of nanoseconds may be a few nanoseconds of the contract.
+    /// </summary>
+    private static CallTime CallTimeOf(IEnumerable<PairedCell> workers)
+    {
+        List<(double Ratio, double ReferenceNanoseconds)> rounds = [.. workers.SelectMany(worker => worker.Ratios.Zip(worker.ReferenceNanoseconds))];
+        return new CallTime(
+            RatioInterval.Median([.. rounds.Select(round => round.ReferenceNanoseconds).Order()]),
+            RatioInterval.Median([.. rounds.Select(round => round.ReferenceNanoseconds * (round.Ratio - 1)).Order()]));
     }
 
     /// <summary>Runs one worker process for <paramref name="row"/>; its cells, or <see langword="null"/> when it failed (what it printed is passed on).</summary>

@@ -62,12 +62,12 @@ internal static class PairedPriceWorker
                 bool manyThreads = valueBytes == settings.ManyThreadsValueBytes && settings.ManyThreads > 1 && PointTargets.ServesManyThreads(raw);
                 foreach (string method in s_methods.Where(method => PointOperations.MeasuresAt(method, valueBytes)))
                 {
-                    cells.Add(new PairedCell(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
+                    cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
                     if (manyThreads && method is PointMethods.Get or PointMethods.Put)
                     {
                         using CallingThreads adapterThreads = adapter.CallFrom(settings.ManyThreads);
                         using CallingThreads baselineThreads = baseline.CallFrom(settings.ManyThreads);
-                        cells.Add(new PairedCell(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings), settings.ManyThreads));
+                        cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings), settings.ManyThreads));
                     }
                 }
 
@@ -87,5 +87,12 @@ internal static class PairedPriceWorker
     }
 }
 
-/// <summary>One cell of one worker: each round's adapter ÷ raw ratio for a method at a value size and thread count.</summary>
-internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios, int Threads = 1);
+/// <summary>
+/// One cell of one worker: each round's adapter ÷ raw ratio and raw time per operation, for a method at a value size and
+/// thread count.
+/// </summary>
+internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios, double[] ReferenceNanoseconds, int Threads = 1)
+{
+    public static PairedCell Of(string method, int valueBytes, PairedSamples samples, int threads = 1) =>
+        new(method, valueBytes, samples.Ratios, samples.ReferenceNanoseconds, threads);
+}

@@ -17,7 +17,7 @@ internal static class PairedRounds
     /// Each round's time per operation of <paramref name="row"/> divided by that of <paramref name="reference"/>, for
     /// <paramref name="method"/>, after both warmed up together.
     /// </summary>
-    public static double[] Measure(PairedSide row, PairedSide reference, string method, PairedPriceSettings settings)
+    public static PairedSamples Measure(PairedSide row, PairedSide reference, string method, PairedPriceSettings settings)
     {
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(reference);
@@ -28,7 +28,7 @@ internal static class PairedRounds
     /// Each round's wall time of <paramref name="row"/>'s threads divided by that of <paramref name="reference"/>'s, for
     /// <paramref name="method"/> (Put or Get), every thread making the same number of calls.
     /// </summary>
-    public static double[] Measure(CallingThreads row, CallingThreads reference, string method, PairedPriceSettings settings)
+    public static PairedSamples Measure(CallingThreads row, CallingThreads reference, string method, PairedPriceSettings settings)
     {
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(reference);
@@ -49,7 +49,7 @@ internal static class PairedRounds
     }
 
     /// <summary>The rounds of two timers, each running the given number of operations and returning the ticks they took.</summary>
-    private static double[] Measure(Func<int, long> row, Func<int, long> reference, PairedPriceSettings settings)
+    private static PairedSamples Measure(Func<int, long> row, Func<int, long> reference, PairedPriceSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
         long block = (long)(settings.Block.TotalSeconds * Stopwatch.Frequency);
@@ -88,6 +88,7 @@ internal static class PairedRounds
         }
 
         double[] ratios = new double[settings.Rounds];
+        double[] referenceNanoseconds = new double[settings.Rounds];
         for (int round = 0; round < ratios.Length; round++)
         {
             long rowTicks;
@@ -104,8 +105,17 @@ internal static class PairedRounds
             }
 
             ratios[round] = rowTicks / (double)Math.Max(1, referenceTicks);
+            referenceNanoseconds[round] = referenceTicks * (1e9 / Stopwatch.Frequency) / operations;
         }
 
-        return ratios;
+        return new PairedSamples(ratios, referenceNanoseconds);
     }
 }
+
+/// <summary>The rounds of one cell.</summary>
+/// <param name="Ratios">Each round's row ÷ reference.</param>
+/// <param name="ReferenceNanoseconds">
+/// Each round's reference time per operation (per call of each thread, when threads call): with the round's ratio, what
+/// the row added per call in nanoseconds.
+/// </param>
+internal sealed record PairedSamples(double[] Ratios, double[] ReferenceNanoseconds);

@@ -32,6 +32,13 @@ public static class PointOperationReport
         markdown.Append(paired is null ? SeparateProcessesMethod : PairedMethod(paired.Settings));
         markdown.AppendLine(CultureInfo.InvariantCulture, $" Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
         AppendRatioTable(markdown, adapterRatios, columns, RowVariantKind.Adapter, list);
+        if (paired is not null && paired.Ratios.Any(ratio => ratio.CallTime is not null))
+        {
+            markdown.AppendLine().AppendLine("### What the adapter adds per call").AppendLine();
+            markdown.AppendLine("The same rounds read as time: the raw driver's time per call and what the adapter added to it, each the median over every round of both processes. A fixed price per call (the contract's checks and its lifetime gate, about the same nanoseconds on every row) weighs most on the fastest calls, so a ratio over the goal with an addition no larger than the other rows' is that price, and one with a far larger addition is a slower path in that row's adapter.").AppendLine();
+            AppendCallTimeTable(markdown, paired.Ratios, columns);
+        }
+
         if (paired is not null && paired.Ratios.Any(ratio => ratio.Threads > 1))
         {
             PairedPriceSettings settings = paired.Settings;
@@ -109,6 +116,27 @@ public static class PointOperationReport
             {
                 RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes && ratio.Threads == threads);
                 markdown.Append(ratio is null ? " not measured |" : $" {ratio.Formatted} |");
+            }
+
+            markdown.AppendLine();
+        }
+    }
+
+    /// <summary>One row per paired adapter, one column per method and value size: "+31 ns on 152 ns" at one thread.</summary>
+    private static void AppendCallTimeTable(StringBuilder markdown, IReadOnlyList<RowRatio> ratios, List<(string Method, int ValueBytes)> columns)
+    {
+        markdown.Append("| Row | vs |");
+        columns.ForEach(column => markdown.Append(CultureInfo.InvariantCulture, $" {column.Method} {column.ValueBytes} B |"));
+        markdown.AppendLine().Append("|---|---|");
+        columns.ForEach(_ => markdown.Append("---:|"));
+        markdown.AppendLine();
+        foreach (string row in ratios.Where(ratio => ratio.CallTime is not null).Select(ratio => ratio.Row).Distinct())
+        {
+            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {RowVariants.ReferenceOf(row)} |");
+            foreach ((string method, int valueBytes) in columns)
+            {
+                CallTime? time = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes && ratio.Threads == 1)?.CallTime;
+                markdown.Append(time is null ? " not measured |" : $" {time.Formatted} |");
             }
 
             markdown.AppendLine();

@@ -13,12 +13,25 @@ namespace KvBench.Evaluation.Measuring;
 /// <see langword="null"/> when the run kept too few iterations to resample.
 /// </param>
 /// <param name="Threads">How many threads called at once, in both rows.</param>
-public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null, int Threads = 1)
+/// <param name="CallTime">
+/// The reference's time per call and what the row added to it, where the ratio was measured paired; otherwise
+/// <see langword="null"/>.
+/// </param>
+public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null, int Threads = 1, CallTime? CallTime = null)
 {
     /// <summary>The ratio with its interval, as the tables print it: "1.04 (0.98–1.09)".</summary>
     public string Formatted => Interval is { } interval
         ? string.Create(CultureInfo.InvariantCulture, $"{Value:0.00} ({interval.Low:0.00}–{interval.High:0.00})")
         : string.Create(CultureInfo.InvariantCulture, $"{Value:0.00}");
+}
+
+/// <summary>A reference's time per call and what a row added to it, each a median over the measured rounds.</summary>
+/// <param name="ReferenceNanoseconds">The reference's time per call.</param>
+/// <param name="AddedNanoseconds">The row's time per call minus the reference's, in the same round; negative when the row was faster.</param>
+public sealed record CallTime(double ReferenceNanoseconds, double AddedNanoseconds)
+{
+    /// <summary>As the tables print it: "+31 ns on 152 ns".</summary>
+    public string Formatted => string.Create(CultureInfo.InvariantCulture, $"{AddedNanoseconds:+0;-0;0} ns on {ReferenceNanoseconds:0} ns");
 }
 
 /// <summary>Ratios of medians between rows of one run, with their confidence intervals: adapter ÷ raw driver, naive ÷ tuned adapter.</summary>

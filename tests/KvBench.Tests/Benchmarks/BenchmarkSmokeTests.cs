@@ -123,6 +123,8 @@ public sealed class BenchmarkSmokeTests
 
             Assert.Equal(expected.ToHashSet(), cells.Select(cell => (cell.Method, cell.ValueBytes, cell.Threads)).ToHashSet());
             Assert.Equal(expected.Count, cells.Count);
+            Assert.All(cells, cell => Assert.Equal(cell.Ratios.Length, cell.ReferenceNanoseconds.Length));
+            Assert.All(cells, cell => Assert.All(cell.ReferenceNanoseconds, nanoseconds => Assert.True(nanoseconds > 0, $"{cell.Method} {cell.ValueBytes} B: the raw driver's time per call was {nanoseconds} ns.")));
             Assert.All(cells, cell => Assert.Equal(settings.Rounds, cell.Ratios.Length));
             Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
         }

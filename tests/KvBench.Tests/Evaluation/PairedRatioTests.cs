@@ -61,4 +61,22 @@ public sealed class PairedRatioTests
             PointOperationTargets.Check(results),
             check => check is { Row: "LMDB", Method: PointMethods.Get, Verdict: GoalVerdict.Missed });
     }
+
+    [Fact]
+    public void The_time_each_adapter_adds_per_call_is_printed_beside_its_raw_drivers_time()
+    {
+        var paired = new PairedRatios(
+            [
+                new RowRatio(PointMethods.Get, 128, "FASTER", "FASTER_raw", 1.25, (1.2, 1.3), CallTime: new CallTime(120.4, 30.2)),
+                new RowRatio(PointMethods.Get, 128, "LiteDB", "LiteDB_raw", 0.99, (0.97, 1.01), CallTime: new CallTime(2_500, -20)),
+            ],
+            PairedPriceSettings.Default);
+
+        string markdown = PointOperationReport.ToMarkdown([], paired);
+
+        Assert.Contains("### What the adapter adds per call", markdown, StringComparison.Ordinal);
+        Assert.Contains("| FASTER | FASTER_raw | +30 ns on 120 ns |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| LiteDB | LiteDB_raw | -20 ns on 2500 ns |", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("### What the adapter adds per call", PointOperationReport.ToMarkdown([]), StringComparison.Ordinal);
+    }
 }
