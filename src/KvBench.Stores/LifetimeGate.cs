@@ -4,7 +4,9 @@ namespace KvBench.Stores;
 /// Counts the calls inside a store so that closing it waits for them: <see cref="Enter"/> before a call touches the
 /// engine, <see cref="Exit"/> after, and <see cref="Close"/> refuses new calls, then returns once none is in flight. A
 /// store's native handles are freed only after <see cref="Close"/>, so a call racing <c>Dispose</c> either finishes
-/// against live handles or fails with <see cref="ObjectDisposedException"/>, never touching freed memory.
+/// against live handles or fails with <see cref="ObjectDisposedException"/>, never touching freed memory. The same
+/// counts serve a rare section that must run with no call inside, after which calls go on
+/// (<see cref="EnterExclusive"/>: LMDB's remap, which needs every transaction of the process ended).
 /// </summary>
 /// <remarks>
 /// <para>
@@ -34,8 +36,14 @@ namespace KvBench.Stores;
 /// made under the lock that (c) took after (a), so its thread's load (2) sees "closed".
 /// </para>
 /// <para>
+/// An exclusive section is a close that ends: it sets "paused" in place of "closed" with the same (a), (b) and (c), so
+/// when it starts no call is inside, and a call that meets "paused" steps back out and waits on the section's lock
+/// until the section has set "open" again. It costs the calls nothing more: they read one state either way.
+/// </para>
+/// <para>
 /// A slot is written only by its own thread, so a call must leave on the thread it entered on (every call of
-/// <see cref="StoreAdapter"/> is synchronous), and a thread cannot close a store it is inside: it would wait for itself.
+/// <see cref="StoreAdapter"/> is synchronous), and a thread cannot close a store it is inside, nor start an exclusive
+/// section inside a call: it would wait for itself.
 /// </para>
 /// </remarks>
 internal sealed class LifetimeGate
@@ -43,11 +51,18 @@ internal sealed class LifetimeGate
     /// <summary>Where a slot holds its thread's calls in flight.</summary>
     private const int Depth = ThreadSlots.First;
 
+    private const int Open = 0;
+    private const int Paused = 1;
+    private const int Closed = 2;
+
     private readonly ThreadSlots _slots = new();
-    private int _closed;
+
+    /// <summary>Held by an exclusive section and by <see cref="Close"/> while it sets "closed": one at a time.</summary>
+    private readonly Lock _exclusive = new();
+    private int _state;
 
     /// <summary>Whether <see cref="Close"/> has started: no call may enter any more.</summary>
-    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+    public bool IsClosed => Volatile.Read(ref _state) == Closed;
 
     /// <summary>How many per-thread slots this gate made: at most the most threads alive at once that called it.</summary>
     internal int SlotCount => _slots.Count;
@@ -61,10 +76,10 @@ internal sealed class LifetimeGate
 
         // (1) then (2) of the remarks: plain stores and loads; Close's process-wide barrier orders them against it.
         Volatile.Write(ref slot[Depth], depth + 1);
-        if (Volatile.Read(ref _closed) != 0)
+        if (Volatile.Read(ref _state) != Open)
         {
             Volatile.Write(ref slot[Depth], depth);
-            throw new ObjectDisposedException(owner.GetType().FullName, "The store was disposed.");
+            return EnterAfterPauseOrThrow(slot, owner);
         }
 
         return new Call(slot);
@@ -82,13 +97,54 @@ internal sealed class LifetimeGate
             throw new InvalidOperationException("A store cannot be disposed from inside one of its own calls (say, a PutMany enumerator): Dispose waits for that call to end.");
         }
 
-        // (a): the exchange is a full fence, so "closed" is visible everywhere before the barrier.
-        if (Interlocked.Exchange(ref _closed, 1) != 0)
+        lock (_exclusive)
         {
-            return false;
+            // (a): the exchange is a full fence, so "closed" is visible everywhere before the barrier.
+            if (Interlocked.Exchange(ref _state, Closed) == Closed)
+            {
+                return false;
+            }
         }
 
-        // (b): after this, every call either is counted in its slot or will see "closed".
+        WaitForCallsInFlight();
+        return true;
+    }
+
+    /// <summary>
+    /// Holds new calls back and returns once none is in flight, for a section that needs the engine to itself; end it
+    /// with <see cref="ExitExclusive"/> on the same thread. Calls that arrive meanwhile wait, then go on.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The calling thread is inside a call of this gate.</exception>
+    /// <exception cref="ObjectDisposedException"><see cref="Close"/> has started.</exception>
+    public void EnterExclusive(object owner)
+    {
+        if (_slots.Current[Depth] != 0)
+        {
+            throw new InvalidOperationException("An exclusive section cannot start inside a call of its gate: it waits for every call to end.");
+        }
+
+        _exclusive.Enter();
+        if (Interlocked.CompareExchange(ref _state, Paused, Open) != Open)
+        {
+            _exclusive.Exit();
+            throw new ObjectDisposedException(owner.GetType().FullName, "The store was disposed.");
+        }
+
+        WaitForCallsInFlight();
+    }
+
+    /// <summary>Ends the section <see cref="EnterExclusive"/> started, letting calls in again.</summary>
+    public void ExitExclusive()
+    {
+        // Release: what the section did is done before a call that reads "open" goes on.
+        Volatile.Write(ref _state, Open);
+        _exclusive.Exit();
+    }
+
+    /// <summary>(b) and (c) of the remarks, after "closed" or "paused" was set.</summary>
+    private void WaitForCallsInFlight()
+    {
+        // (b): after this, every call either is counted in its slot or will see the state set before it.
         Interlocked.MemoryBarrierProcessWide();
 
         // (c)
@@ -101,8 +157,41 @@ internal sealed class LifetimeGate
                 wait.SpinOnce(sleep1Threshold: 20);
             }
         }
+    }
 
-        return true;
+    /// <summary>The slow path of <see cref="Enter"/>: throws once closed; while paused, waits for the section to end and enters again.</summary>
+    private Call EnterAfterPauseOrThrow(long[] slot, object owner)
+    {
+        while (true)
+        {
+            if (Volatile.Read(ref _state) == Closed)
+            {
+                throw new ObjectDisposedException(owner.GetType().FullName, "The store was disposed.");
+            }
+
+            // A call inside a call of this thread: the section waits for the outer one, so it has not started, and this
+            // one must go on for the outer one to end.
+            long depth = slot[Depth];
+            if (depth > 0)
+            {
+                Volatile.Write(ref slot[Depth], depth + 1);
+                return new Call(slot);
+            }
+
+            // A section sets "paused" only while it holds the lock and "open" before it lets go, so this returns once
+            // the section that made the call step back has ended.
+            lock (_exclusive)
+            {
+            }
+
+            Volatile.Write(ref slot[Depth], 1);
+            if (Volatile.Read(ref _state) == Open)
+            {
+                return new Call(slot);
+            }
+
+            Volatile.Write(ref slot[Depth], 0);
+        }
     }
 
     /// <summary>A call inside the gate: the slot of the thread that entered.</summary>

@@ -10,11 +10,13 @@ namespace KvBench.Stores.Lmdb;
 /// </summary>
 /// <remarks>
 /// <para>
-/// LMDB may remap only while this process has no transaction open, so every transaction runs with <see cref="_resizeGate"/>
-/// held shared and a resize holds it exclusively: on MDB_MAP_FULL the write transaction is ended, the map grown, and the
+/// LMDB may remap only while this process has no transaction open, so every transaction runs inside
+/// <see cref="_transactions"/> and a resize runs in its exclusive section: on MDB_MAP_FULL the write transaction is ended, the map grown, and the
 /// write retried; on MDB_MAP_RESIZED (another process grew the map past this one) the committed size is adopted and the
 /// operation retried. That is all the gate is for: whether the store is open is <see cref="StoreAdapter"/>'s to say, and
-/// it calls nothing here during or after <see cref="Dispose"/>.
+/// it calls nothing here during or after <see cref="Dispose"/>. The gate is the adapter's kind (<see cref="LifetimeGate"/>),
+/// not a reader-writer lock: a transaction enters it with plain stores where a lock's shared side took two locked
+/// instructions on one counter every thread writes, and the resize, rare, pays for both with a process-wide barrier.
 /// </para>
 /// <para>
 /// LMDB forbids opening one environment twice in a process (closing either handle drops the other's fcntl locks), so
@@ -36,7 +38,7 @@ internal sealed class LmdbEnvironment : IDisposable
     private static readonly HashSet<string> s_openEnvironments = new(StringComparer.Ordinal);
     private static readonly Lock s_openEnvironmentsGate = new();
 
-    private readonly ReaderWriterLockSlim _resizeGate = new(LockRecursionPolicy.NoRecursion);
+    private readonly LifetimeGate _transactions = new();
     private readonly string _path;
     private readonly LightningEnvironment _env;
     private readonly LightningDatabase _db;
@@ -92,7 +94,7 @@ internal sealed class LmdbEnvironment : IDisposable
         while (true)
         {
             MDBResultCode rc;
-            long mapBytes = EnterTransaction();
+            LifetimeGate.Call call = EnterTransaction(out long mapBytes);
             try
             {
                 rc = Begin(out LightningTransaction? txn);
@@ -111,7 +113,7 @@ internal sealed class LmdbEnvironment : IDisposable
             }
             finally
             {
-                _resizeGate.ExitReadLock();
+                LifetimeGate.Exit(call);
             }
 
             if (rc == MDBResultCode.Success)
@@ -132,7 +134,7 @@ internal sealed class LmdbEnvironment : IDisposable
         while (true)
         {
             MDBResultCode rc;
-            long mapBytes = EnterTransaction();
+            LifetimeGate.Call call = EnterTransaction(out long mapBytes);
             try
             {
                 LightningTransaction? txn = _readers.Rent(out rc);
@@ -154,7 +156,7 @@ internal sealed class LmdbEnvironment : IDisposable
             }
             finally
             {
-                _resizeGate.ExitReadLock();
+                LifetimeGate.Exit(call);
             }
 
             RecoverOrThrow(rc, mapBytes, 0, operation);
@@ -177,7 +179,6 @@ internal sealed class LmdbEnvironment : IDisposable
         _readers.Dispose();
         _db.Dispose();
         _env.Dispose();
-        _resizeGate.Dispose();
         Unregister(_path);
     }
 
@@ -313,7 +314,7 @@ internal sealed class LmdbEnvironment : IDisposable
             throw new LmdbException(operation, rc);
         }
 
-        _resizeGate.EnterWriteLock();
+        _transactions.EnterExclusive(this);
         try
         {
             // Another thread resized since this operation ran: retry with that size first.
@@ -333,7 +334,7 @@ internal sealed class LmdbEnvironment : IDisposable
         }
         finally
         {
-            _resizeGate.ExitWriteLock();
+            _transactions.ExitExclusive();
         }
     }
 
@@ -354,13 +355,14 @@ internal sealed class LmdbEnvironment : IDisposable
     }
 
     /// <summary>
-    /// Holds the gate shared for a transaction's life, so no resize remaps under it; returns the map size the
-    /// transaction runs with, which a resize compares to tell a stale failure from a new one.
+    /// Enters the gate for a transaction's life, so no resize remaps under it; gives the map size the transaction runs
+    /// with, which a resize compares to tell a stale failure from a new one.
     /// </summary>
-    private long EnterTransaction()
+    private LifetimeGate.Call EnterTransaction(out long mapBytes)
     {
-        _resizeGate.EnterReadLock();
-        return _mapBytes;
+        LifetimeGate.Call call = _transactions.Enter(this);
+        mapBytes = _mapBytes;
+        return call;
     }
 
     /// <summary>LMDB wants the map size a multiple of the OS page size.</summary>

@@ -5,15 +5,25 @@ using static KvBench.Stores.Lmdb.LmdbException;
 namespace KvBench.Stores.Lmdb;
 
 /// <summary>
-/// Reset read transactions kept for reuse, lock-free: a read rents one, renews it, and returns it reset.
+/// Reset read transactions kept for reuse: a read rents one, renews it, and returns it reset. Each thread keeps one of
+/// its own, taken and given back with plain stores; a thread without one (a read inside another read of the same
+/// thread, or past the first <see cref="PerThreadReaders"/> threads) uses a shared pool, lock-free.
 /// </summary>
 /// <remarks>
 /// <para>
 /// The environment is opened with MDB_NOTLS (<see cref="EnvironmentOpenFlags.NoThreadLocalStorage"/>), so a read
 /// transaction owns its reader slot instead of its thread's: a reset transaction can be renewed by whichever thread
 /// reads next, which keeps reader slots bounded by how many reads run at once rather than by how many threads ever read.
-/// The pool is not synchronised with map resizes: its owner (<see cref="LmdbEnvironment"/>) calls it only while holding
-/// its resize gate shared, and <see cref="Dispose"/> after every call has ended.
+/// The pool is not synchronised with map resizes: its owner (<see cref="LmdbEnvironment"/>) calls it only inside its
+/// transactions' gate, which a resize waits to drain, and <see cref="Dispose"/> after every call has ended.
+/// </para>
+/// <para>
+/// A thread's own transaction is what makes a read pay no locked instruction here: the shared pool's take and give-back
+/// are four (an exchange, a compare-exchange and the count's two adds), which with the reader-writer lock the
+/// transactions' gate replaced put LMDB's Get at 1.22 of a raw driver that renews and resets one transaction of its own
+/// (+97 ns on 380 ns, measured paired). Only the owning thread writes its entry,
+/// and <see cref="Dispose"/> reads them after the adapter's gate let every call end. Entries sit 128 bytes apart, so
+/// threads reading at once do not write one cache line.
 /// </para>
 /// <para>
 /// LightningDB aborts (and so frees) a transaction on <c>Dispose</c> only when it is active: disposing a reset one
@@ -27,7 +37,14 @@ internal sealed class LmdbReaderPool(LightningEnvironment env) : IDisposable
     /// <summary>Reset read transactions kept for reuse; more than run at once on any machine this measures.</summary>
     private const int IdleReaderCapacity = 64;
 
+    /// <summary>Threads, by <see cref="ThreadIndex"/>, that keep a transaction of their own; the rest share the pool.</summary>
+    private const int PerThreadReaders = 64;
+
+    /// <summary>References per thread's entry: 16 × 8 bytes, a cache line and the one the adjacent-line prefetcher pairs with it.</summary>
+    private const int EntryStride = 16;
+
     private readonly LightningTransaction?[] _idleReaders = new LightningTransaction?[IdleReaderCapacity];
+    private readonly LightningTransaction?[] _threadReaders = new LightningTransaction?[(PerThreadReaders + 1) * EntryStride];
 
     // Read transactions taken from or given back to the pool, so Return knows without a lock whether one fits.
     private int _idleCount;
@@ -38,6 +55,27 @@ internal sealed class LmdbReaderPool(LightningEnvironment env) : IDisposable
     /// </summary>
     public LightningTransaction? Rent(out MDBResultCode rc)
     {
+        int entry = ThreadEntry();
+        if (entry >= 0 && _threadReaders[entry] is { } own)
+        {
+            // Taken out while in use, so a read inside this one (a scan's caller reading) finds none and uses the pool.
+            _threadReaders[entry] = null;
+            try
+            {
+                own.Renew();
+                rc = MDBResultCode.Success;
+                return own;
+            }
+            catch (LightningException error)
+            {
+                // As below: reset, it renews once the map is adopted.
+                rc = CodeOf(error);
+                own.Reset();
+                _threadReaders[entry] = own;
+                return null;
+            }
+        }
+
         // Start at a slot picked by thread id, so threads reading at once mostly touch different slots.
         int start = Environment.CurrentManagedThreadId;
         for (int i = 0; i < _idleReaders.Length; i++)
@@ -87,6 +125,14 @@ internal sealed class LmdbReaderPool(LightningEnvironment env) : IDisposable
     /// <summary>Resets <paramref name="txn"/> (it keeps its reader slot but no snapshot) and pools it, or aborts it when the pool is full.</summary>
     public void Return(LightningTransaction txn)
     {
+        int entry = ThreadEntry();
+        if (entry >= 0 && _threadReaders[entry] is null)
+        {
+            txn.Reset();
+            _threadReaders[entry] = txn;
+            return;
+        }
+
         // Counted before it is reset, so that one which does not fit is still active and its Dispose aborts it.
         if (Interlocked.Increment(ref _idleCount) > IdleReaderCapacity)
         {
@@ -102,25 +148,37 @@ internal sealed class LmdbReaderPool(LightningEnvironment env) : IDisposable
     /// <summary>Aborts the pooled transactions, which the environment must see ended before it closes.</summary>
     public void Dispose()
     {
-        for (int i = 0; i < _idleReaders.Length; i++)
+        foreach (LightningTransaction?[] readers in new[] { _idleReaders, _threadReaders })
         {
-            LightningTransaction? txn = Interlocked.Exchange(ref _idleReaders[i], null);
-            if (txn is null)
+            for (int i = 0; i < readers.Length; i++)
             {
-                continue;
-            }
+                LightningTransaction? txn = Interlocked.Exchange(ref readers[i], null);
+                if (txn is null)
+                {
+                    continue;
+                }
 
-            try
-            {
-                // Active again, so Dispose aborts it. Should the renew fail, its Dispose only drops the managed object.
-                txn.Renew();
-            }
-            catch (LightningException)
-            {
-            }
+                try
+                {
+                    // Active again, so Dispose aborts it. Should the renew fail, its Dispose only drops the managed object.
+                    txn.Renew();
+                }
+                catch (LightningException)
+                {
+                }
 
-            txn.Dispose();
+                txn.Dispose();
+            }
         }
+    }
+
+    /// <summary>Where the calling thread keeps its own transaction in <see cref="_threadReaders"/>, or -1 when it has none.</summary>
+    private static int ThreadEntry()
+    {
+        int index = ThreadIndex.Current;
+
+        // Entry 0 is left empty: its line is the one the array's header and length (read by every bounds check) lie on.
+        return index < PerThreadReaders ? (index + 1) * EntryStride : -1;
     }
 
     /// <summary>Puts a reset transaction in a free slot; <see cref="_idleCount"/> already promised one.</summary>

@@ -143,4 +143,101 @@ public sealed class LifetimeGateTests
         Assert.True(gate.Close());
         Assert.True(other.Close());
     }
+
+    [Fact]
+    public void An_exclusive_section_starts_only_when_no_call_is_inside_and_holds_new_calls_back_until_it_ends()
+    {
+        var gate = new LifetimeGate();
+        LifetimeGate.Call inside = gate.Enter(this);
+        Assert.Throws<InvalidOperationException>(() => gate.EnterExclusive(this));
+
+        int sectionRunning = 0;
+        int callsThatSawTheSection = 0;
+        using var sectionStarted = new ManualResetEventSlim();
+        using var endSection = new ManualResetEventSlim();
+        var section = new Thread(() =>
+        {
+            gate.EnterExclusive(this);
+            Volatile.Write(ref sectionRunning, 1);
+            sectionStarted.Set();
+            endSection.Wait();
+            Volatile.Write(ref sectionRunning, 0);
+            gate.ExitExclusive();
+        });
+        section.Start();
+
+        // Not a timing check: however long it is given, the section must not start while a call is inside.
+        Assert.False(sectionStarted.Wait(TimeSpan.FromMilliseconds(200)), "The section started while a call was inside.");
+
+        // A call inside a call goes on while the section waits for the outer one; else neither could end.
+        LifetimeGate.Call nested = gate.Enter(this);
+        LifetimeGate.Exit(nested);
+        LifetimeGate.Exit(inside);
+        Assert.True(sectionStarted.Wait(TimeSpan.FromSeconds(60)), "The section did not start after the last call exited.");
+
+        var caller = new Thread(() =>
+        {
+            LifetimeGate.Call call = gate.Enter(this);
+            if (Volatile.Read(ref sectionRunning) != 0)
+            {
+                Interlocked.Increment(ref callsThatSawTheSection);
+            }
+
+            LifetimeGate.Exit(call);
+        });
+        caller.Start();
+        Assert.False(caller.Join(TimeSpan.FromMilliseconds(200)), "A call entered while the section ran.");
+        endSection.Set();
+        Assert.True(caller.Join(TimeSpan.FromSeconds(60)), "A call held back by the section did not go on after it.");
+        Assert.True(section.Join(TimeSpan.FromSeconds(60)));
+        Assert.Equal(0, callsThatSawTheSection);
+
+        Assert.True(gate.Close());
+        Assert.Throws<ObjectDisposedException>(() => gate.EnterExclusive(this));
+    }
+
+    [Fact]
+    public void Calls_from_many_threads_never_overlap_exclusive_sections_and_all_go_on()
+    {
+        var gate = new LifetimeGate();
+        int sectionRunning = 0;
+        long overlaps = 0;
+        long calls = 0;
+        using var stop = new ManualResetEventSlim();
+        Thread[] callers = [.. Enumerable.Range(0, 4).Select(_ => new Thread(() =>
+        {
+            while (!stop.IsSet)
+            {
+                LifetimeGate.Call call = gate.Enter(this);
+                if (Volatile.Read(ref sectionRunning) != 0)
+                {
+                    Interlocked.Increment(ref overlaps);
+                }
+
+                Thread.SpinWait(16);
+                LifetimeGate.Exit(call);
+                Interlocked.Increment(ref calls);
+            }
+        })
+        { IsBackground = true })];
+        Array.ForEach(callers, thread => thread.Start());
+
+        for (int section = 0; section < 200; section++)
+        {
+            gate.EnterExclusive(this);
+            Volatile.Write(ref sectionRunning, 1);
+            Thread.SpinWait(64);
+            Volatile.Write(ref sectionRunning, 0);
+            gate.ExitExclusive();
+        }
+
+        long before = Interlocked.Read(ref calls);
+        SpinWait.SpinUntil(() => Interlocked.Read(ref calls) > before + 100, TimeSpan.FromSeconds(60));
+        stop.Set();
+        Assert.All(callers, thread => Assert.True(thread.Join(TimeSpan.FromSeconds(60)), "A caller did not stop."));
+
+        Assert.Equal(0, Interlocked.Read(ref overlaps));
+        Assert.True(Interlocked.Read(ref calls) > before + 100, "Calls did not go on after the sections.");
+        Assert.True(gate.Close());
+    }
 }

@@ -15,9 +15,9 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// as an <see cref="MDBValue"/> over the map, copied once into the destination.
 /// </summary>
 /// <remarks>
-/// Single-threaded, as a benchmark drives it: no lock, no map growth, no reader pool, no argument checks. The adapter
-/// adds all of those (a reader-writer gate around every transaction so the map can be resized, a lock-free pool of reset
-/// read transactions for many threads, MDB_MAP_FULL/MDB_MAP_RESIZED recovery, a one-environment-per-process guard, and
+/// Single-threaded, as a benchmark drives it: no gate, no map growth, no reader pool, no argument checks. The adapter
+/// adds all of those (a gate around every transaction so the map can be resized, a reset read transaction per thread
+/// with a shared pool behind it, MDB_MAP_FULL/MDB_MAP_RESIZED recovery, a one-environment-per-process guard, and
 /// StoreAdapter's lifetime gate, error typing and key and value checks), so adapter ÷ raw is what they cost.
 /// </remarks>
 [PointVariant(StoreNames.Lmdb, RowVariantKind.Raw)]
