@@ -3,15 +3,14 @@ namespace KvBench.Stores;
 /// <summary>
 /// A slot of a few longs per thread, for counters that only their own thread writes: the thread's <see cref="Current"/>
 /// slot is found with a thread-local read and an array index, and other threads only read it, through <see cref="All"/>.
-/// Slots are indexed by <see cref="ThreadIndex"/>, so a thread that dies leaves its slot to the next thread given its
+/// Slots are kept by <see cref="PerThread{T}"/>, so a thread that dies leaves its slot to the next thread given its
 /// number, and the table never holds more slots than the most threads that lived at once.
 /// </summary>
 /// <remarks>
 /// A slot is an array of its own, <see cref="SlotLongs"/> long, and its owner uses the longs from <see cref="First"/>
 /// on: they lie at least 128 bytes from the array's header (which a bounds check reads) and from the array's end, so
 /// no other thread's slot or any other object written by another thread shares their cache line, nor the line the
-/// adjacent-line prefetcher pairs with it. A slot never moves once made: growing the table copies references, so a
-/// thread that found its slot in an older table still writes where <see cref="All"/> reads.
+/// adjacent-line prefetcher pairs with it.
 /// </remarks>
 internal sealed class ThreadSlots
 {
@@ -20,57 +19,17 @@ internal sealed class ThreadSlots
 
     private const int SlotLongs = 40;
 
-    private readonly Lock _growing = new();
-    private long[]?[] _slots = new long[]?[4];
+    private readonly PerThread<long[]> _slots = new(static () => new long[SlotLongs]);
 
     /// <summary>The calling thread's slot, made on its first call.</summary>
-    public long[] Current
-    {
-        get
-        {
-            int index = ThreadIndex.Current;
-            long[]?[] slots = _slots;
-            return (uint)index < (uint)slots.Length && slots[index] is { } slot ? slot : Add(index);
-        }
-    }
+    public long[] Current => _slots.Current;
 
     /// <summary>How many slots were made: at most the most threads of the process that were alive at once.</summary>
-    public int Count
-    {
-        get
-        {
-            lock (_growing)
-            {
-                return _slots.Count(slot => slot is not null);
-            }
-        }
-    }
+    public int Count => _slots.All().Length;
 
     /// <summary>
     /// Every slot made so far. A thread that gets its first slot after this returns took the lock this takes after it
     /// was released, so it sees everything that happened before the call.
     /// </summary>
-    public long[][] All()
-    {
-        lock (_growing)
-        {
-            return [.. _slots.OfType<long[]>()];
-        }
-    }
-
-    private long[] Add(int index)
-    {
-        lock (_growing)
-        {
-            long[]?[] slots = _slots;
-            if (index >= slots.Length)
-            {
-                Array.Resize(ref slots, Math.Max(index + 1, slots.Length * 2));
-            }
-
-            long[] slot = slots[index] ??= new long[SlotLongs];
-            Volatile.Write(ref _slots, slots);
-            return slot;
-        }
-    }
+    public long[][] All() => _slots.All();
 }

@@ -16,14 +16,14 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The adapter adds a session per thread (a ThreadLocal lookup around every call, so many threads can call it), a
+/// The adapter adds a session per thread (found by the thread's number on every call, so many threads can call it), a
 /// pending-read counter, striped locks for Delete, a directory lock against a second process, and StoreAdapter's
-/// lifetime gate (a striped count of calls in flight that Dispose waits for), error typing and key/value checks;
+/// lifetime gate (each thread's count of calls in flight, which Dispose waits for), error typing and key/value checks;
 /// adapter ÷ raw is what they cost.
 /// </para>
 /// <para>
 /// Several threads call through sessions of their own (<see cref="ForAnotherThread"/>), made before they measure, as
-/// FASTER means a session to be used: the adapter finds its thread's session in a ThreadLocal on every call instead.
+/// FASTER means a session to be used: the adapter finds its thread's session on every call instead.
 /// </para>
 /// <para>
 /// Nothing is kept across processes, as with the adapter: neither checkpoints after a load, so a reopened directory
