@@ -30,11 +30,11 @@ public static class WorkloadTables
                     result.Settings.Threads.ToString(s_numbers),
                     operation.Type.ToString(),
                     Rate(operation.OperationsPerSecond),
-                    Latency(operation.Latency.P50),
-                    Latency(operation.Latency.P95),
-                    Latency(operation.Latency.P99),
-                    Latency(operation.Latency.P999),
-                    Latency(operation.Latency.Max),
+                    Latency(operation.Latency, static latency => latency.P50),
+                    Latency(operation.Latency, static latency => latency.P95),
+                    Latency(operation.Latency, static latency => latency.P99),
+                    Latency(operation.Latency, static latency => latency.P999),
+                    Latency(operation.Latency, static latency => latency.Max),
                     CpuPerOperation(result),
                     SystemCallsPerOperation(result),
                     result.WrongReads.ToString("N0", s_numbers),
@@ -60,7 +60,7 @@ public static class WorkloadTables
                 group.Key.Store,
                 group.Key.Mix,
                 .. threadCounts.Select(threads => group.FirstOrDefault(result => result.Settings.Threads == threads) is { } result ? Rate(result.OperationsPerSecond) : "-"),
-                widest is null ? "-" : string.Join(" / ", widest.Operations.Select(operation => $"{operation.Type} {Latency(operation.Latency.P99)}")),
+                widest is null ? "-" : string.Join(" / ", widest.Operations.Select(operation => $"{operation.Type} {Latency(operation.Latency, static latency => latency.P99)}")),
                 group.Sum(result => result.WrongReads).ToString("N0", s_numbers)]);
         }
 
@@ -195,9 +195,9 @@ public static class WorkloadTables
                 point.Records.ToString("N0", s_numbers),
                 Rate(point.LoadRecordsPerSecond),
                 point.BytesOnDisk == 0 ? "-" : point.BytesPerRecord.ToString("N0", s_numbers),
-                Latency(point.Get.Of(OperationType.Read)?.Latency.P50),
-                Latency(point.Put.Of(OperationType.Update)?.Latency.P50),
-                Latency(point.Scan.Of(OperationType.Scan)?.Latency.P50),
+                Latency(point.Get.Of(OperationType.Read)?.Latency, static latency => latency.P50),
+                Latency(point.Put.Of(OperationType.Update)?.Latency, static latency => latency.P50),
+                Latency(point.Scan.Of(OperationType.Scan)?.Latency, static latency => latency.P50),
                 CpuPerOperation(point.Get),
                 SystemCallsPerOperation(point.Get),
                 CpuPerOperation(point.Put),
@@ -256,10 +256,10 @@ public static class WorkloadTables
                         phase,
                         operation.Type.ToString(),
                         Rate(operation.OperationsPerSecond),
-                        Latency(operation.Latency.P50),
-                        Latency(operation.Latency.P99),
-                        Latency(operation.Latency.P999),
-                        Latency(operation.Latency.Max));
+                        Latency(operation.Latency, static latency => latency.P50),
+                        Latency(operation.Latency, static latency => latency.P99),
+                        Latency(operation.Latency, static latency => latency.P999),
+                        Latency(operation.Latency, static latency => latency.Max));
                 }
             }
         }
@@ -274,7 +274,7 @@ public static class WorkloadTables
 
     /// <summary>"Read 45 µs / Update 1.2 ms".</summary>
     private static string PerOperation(WorkloadResult? run, Func<LatencySummary, double> pick) =>
-        run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {Latency(pick(operation.Latency))}"));
+        run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {Latency(operation.Latency, pick)}"));
 
     private static string LagCell(ImportContentionResult result)
     {
@@ -354,6 +354,16 @@ public static class WorkloadTables
 
     private static string ContentionErrors(ImportContentionResult result) =>
         result.Errors == 0 ? "0" : $"{result.Errors.ToString("N0", s_numbers)}: {string.Join("; ", result.ErrorLines())}";
+
+    /// <summary>
+    /// One statistic of <paramref name="latency"/> as <see cref="Latency(double?)"/> prints it; "none completed" when no
+    /// operation of the kind completed in the window (a starved reader), where a statistic of nothing would print 0 ns.
+    /// </summary>
+    public static string Latency(LatencySummary? latency, Func<LatencySummary, double> pick)
+    {
+        ArgumentNullException.ThrowIfNull(pick);
+        return latency is null ? "-" : latency.Count == 0 ? "none completed" : Latency(pick(latency));
+    }
 
     /// <summary>"850 ns", "12.3 µs", "4.56 ms": three significant figures, a histogram bucket being 0.8% wide.</summary>
     public static string Latency(double? nanoseconds) => nanoseconds switch

@@ -106,4 +106,15 @@ public sealed class ProcessCostTests
     };
 
     private static LatencySummary Latency() => new(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1);
+
+    [Fact]
+    public void A_kind_of_operation_of_which_none_completed_prints_so_not_a_latency_of_zero()
+    {
+        var none = new LatencySummary(Count: 0, Mean: 0, P50: 0, P95: 0, P99: 0, P999: 0, Max: 0);
+        var some = new LatencySummary(Count: 3, Mean: 2_000, P50: 1_500, P95: 2_500, P99: 2_500, P999: 2_500, Max: 2_500);
+
+        Assert.Equal("none completed", WorkloadTables.Latency(none, static latency => latency.P99));
+        Assert.Equal("2.5 µs", WorkloadTables.Latency(some, static latency => latency.P99));
+        Assert.Equal("-", WorkloadTables.Latency(null, static latency => latency.P99));
+    }
 }
