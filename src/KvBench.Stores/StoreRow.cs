@@ -65,6 +65,12 @@ public abstract class StoreRow
     internal virtual bool KeepsDiskFullErrorUntilReopen => false;
 
     /// <summary>
+    /// Whether every operation of the row's adapter builds a whole engine (and a naive usage of it likewise), so each
+    /// costs about a millisecond: the benchmarks preload fewer records for such a row. Default: no.
+    /// </summary>
+    internal virtual bool BuildsEnginePerOperation => false;
+
+    /// <summary>
     /// <paramref name="options"/> asking the store to start at <paramref name="initialBytes"/>, for a row whose store
     /// preallocates (LMDB's map), as the growth probe and the two-process contention check ask for a small start that
     /// makes the store grow under them. A store that grows from nothing has no start to ask for: the default returns

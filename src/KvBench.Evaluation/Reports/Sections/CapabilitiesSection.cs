@@ -15,6 +15,9 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <param name="settings">How hard the probes push.</param>
 public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<ProbeSettings>(settings)
 {
+    /// <summary>The chapter of the durability table, which the crash rounds continue (<see cref="CrashRoundsSection"/>).</summary>
+    public const string DurabilityChapter = "Durability";
+
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>The probes' settings for <paramref name="preset"/>.</summary>
@@ -95,7 +98,7 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
             output.AppendLine(s_numbers, $"- ¹ {name}: {reason}");
         }
 
-        output.AppendLine().AppendLine("## Durability").AppendLine();
+        output.AppendLine().AppendLine("## " + DurabilityChapter).AppendLine();
         var durability = new MarkdownTable("Option", "Tiers whose flushed writes survived a reopen", "Tiers declared", "Acknowledged, unflushed write after kill -9", "Engine");
         foreach (StoreMeasurement row in Measurements)
         {
