@@ -3,7 +3,7 @@ using KvBench.Evaluation.Workload;
 namespace KvBench.Benchmarks;
 
 /// <summary>
-/// The data directory of one row's preloaded dataset. In a run started by <see cref="Program"/>, every benchmark case
+/// The data directory of one row's preloaded dataset. In a run started by <see cref="EvaluationRun"/>, every benchmark case
 /// of a row and value size reuses one directory, loaded by the first case: BenchmarkDotNet runs each case in a process
 /// of its own, and loading the same records again for each method would cost more than measuring them (the FileSystem
 /// row writes a file per record). Reuse is safe because Put only overwrites records with new versions of their own
@@ -43,7 +43,7 @@ internal sealed class Dataset : IDisposable
 
     /// <summary>
     /// Throws when <paramref name="lastWrites"/> found a key without the version written last, and, in a run started by
-    /// <see cref="Program"/>, also writes the failure into the run's root, where <see cref="Failures"/> finds it: a
+    /// <see cref="EvaluationRun"/>, also writes the failure into the run's root, where <see cref="Failures"/> finds it: a
     /// benchmark process that throws in its global cleanup prints the error, but whether its report counts as failed is
     /// BenchmarkDotNet's choice, and a skipped write must fail the run whatever it chooses.
     /// </summary>

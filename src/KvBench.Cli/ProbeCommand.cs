@@ -1,6 +1,5 @@
 using System.CommandLine;
 
-using KvBench.Core;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
@@ -13,11 +12,12 @@ namespace KvBench.Cli;
 /// </summary>
 internal static class ProbeCommand
 {
-    private static readonly IReadOnlyDictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>> s_probes =
-        new Dictionary<string, Func<Func<StoreOptions, IKeyValueStore>, string, ProbeSettings, string>>(StringComparer.OrdinalIgnoreCase)
+    private static readonly IReadOnlyDictionary<string, Func<StoreRow, string, ProbeSettings, string>> s_probes =
+        new Dictionary<string, Func<StoreRow, string, ProbeSettings, string>>(StringComparer.OrdinalIgnoreCase)
         {
-            ["scan"] = (open, directory, settings) => CapabilityCells.Scan(PrefixScanProbe.Measure(open, directory, settings)),
-            ["growth"] = (open, directory, settings) => CapabilityCells.Growth(CapabilityProbes.Growth(open, directory, settings.GrowthInitialBytes, settings.GrowthFactor)),
+            ["scan"] = (row, directory, settings) => CapabilityCells.Scan(PrefixScanProbe.Measure(row.Open, directory, settings)),
+            ["growth"] = (row, directory, settings) =>
+                CapabilityCells.Growth(CapabilityProbes.Growth(row.Open, directory, settings.GrowthInitialBytes, settings.GrowthFactor, row.WithInitialSize)),
         };
 
     public static Command Create()
@@ -50,7 +50,7 @@ internal static class ProbeCommand
             {
                 for (int run = 1; run <= runs; run++)
                 {
-                    string cell = s_probes[which](options => StoreCatalog.Open(name, options), Path.Combine(scratch, run.ToString(System.Globalization.CultureInfo.InvariantCulture)), settings);
+                    string cell = s_probes[which](StoreCatalog.Row(name), Path.Combine(scratch, run.ToString(System.Globalization.CultureInfo.InvariantCulture)), settings);
                     parseResult.InvocationConfiguration.Output.WriteLine($"{name} {which} {run}/{runs}: {cell}");
                 }
             }

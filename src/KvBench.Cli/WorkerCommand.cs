@@ -14,7 +14,7 @@ internal static class WorkerCommand
         var pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 };
         var minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." };
         var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (the kill probe: what does an acknowledged, unflushed write survive?)." };
-        var initialSize = new Option<long?>("--initial-size") { Description = "Open the store asking for this initial size in bytes (LMDB's map), to make it grow while both processes write." };
+        var initialSize = new Option<long?>("--initial-size") { Description = "Ask the row for this start size in bytes, to make it grow while both processes write (rows that preallocate, such as LMDB's map; others ignore it)." };
         var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without a stop request.", DefaultValueFactory = static _ => 120 };
         var command = new Command(
             WorkerOptions.CommandName,

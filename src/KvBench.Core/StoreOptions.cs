@@ -1,9 +1,17 @@
 namespace KvBench.Core;
 
-/// <summary>Options every store accepts. A store with settings of its own derives from this record.</summary>
+/// <summary>
+/// Options every row accepts, whatever it is. A store with settings of its own derives from this record
+/// (<c>SqliteStoreOptions</c>, <c>LmdbStoreOptions</c>), so no row carries fields that only another row reads.
+/// </summary>
 public record StoreOptions
 {
-    /// <summary>The directory that holds the store's files; created when missing. Ignored by in-memory stores.</summary>
+    /// <summary>
+    /// Where the store lives: for a row in the caller's process, the directory that holds its files, created when missing
+    /// (ignored by in-memory stores); for a server row, what it derives the name of its store on the server from (a
+    /// database, a key prefix), so every scratch directory a test or probe makes gives a server row a store of its own,
+    /// as it gives an embedded row one. Required.
+    /// </summary>
     public required string Directory { get; init; }
 
     /// <summary>The tier every acknowledged write reaches. Defaults to <see cref="Durability.Buffered"/>.</summary>
@@ -11,10 +19,4 @@ public record StoreOptions
 
     /// <summary>Whether this process writes, only reads, or follows a writer. Defaults to <see cref="StoreAccess.ReadWrite"/>.</summary>
     public StoreAccess Access { get; init; } = StoreAccess.ReadWrite;
-
-    /// <summary>
-    /// The initial size of the store's file or map, for stores that preallocate (LMDB's map).
-    /// <see langword="null"/> leaves the adapter's default. Used by the growth probe.
-    /// </summary>
-    public long? InitialSizeBytes { get; init; }
 }

@@ -23,13 +23,25 @@ public sealed class ProcessRowHost : RowHost
     private readonly Queue<string> _lastLines = new();
     private readonly Lock _lastLinesLock = new();
     private readonly Lock _processLock = new();
+    private readonly Dictionary<string, string> _publishes;
     private Process? _process;
+    private bool _ready;
 
     /// <param name="rowName">The row the server is for, as errors name it.</param>
     /// <param name="startInfo">The server's command line; its output is read by this host, not shown.</param>
     /// <param name="isReady">Whether the server answers yet (a connection, a ping); asked until it says so.</param>
     /// <param name="readyTimeout">How long the server has to become ready before the start fails.</param>
-    public ProcessRowHost(string rowName, ProcessStartInfo startInfo, Func<CancellationToken, Task<bool>> isReady, TimeSpan readyTimeout)
+    /// <param name="publishes">
+    /// The environment variables that say how to reach the server (for example its loopback port, chosen before it
+    /// starts), published while it serves (<see cref="RowHost.Published"/>). Default: none.
+    /// </param>
+    /// <exception cref="ArgumentException">A variable's name is empty or holds '=', or its value is empty.</exception>
+    public ProcessRowHost(
+        string rowName,
+        ProcessStartInfo startInfo,
+        Func<CancellationToken, Task<bool>> isReady,
+        TimeSpan readyTimeout,
+        IReadOnlyDictionary<string, string>? publishes = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(rowName);
         ArgumentNullException.ThrowIfNull(startInfo);
@@ -39,6 +51,27 @@ public sealed class ProcessRowHost : RowHost
         _startInfo = startInfo;
         _isReady = isReady;
         _readyTimeout = readyTimeout;
+        _publishes = new(publishes ?? NothingPublished);
+        foreach ((string name, string value) in _publishes)
+        {
+            // An empty value would unset the variable rather than publish it.
+            if (name.Length == 0 || name.Contains('=', StringComparison.Ordinal) || string.IsNullOrEmpty(value))
+            {
+                throw new ArgumentException($"The server of {rowName} cannot publish '{name}={value}': a variable needs a name without '=' and a value.", nameof(publishes));
+            }
+        }
+    }
+
+    /// <summary>The variables given to the constructor while the server serves; empty before it is ready and after it stopped.</summary>
+    public override IReadOnlyDictionary<string, string> Published
+    {
+        get
+        {
+            lock (_processLock)
+            {
+                return _ready ? _publishes : NothingPublished;
+            }
+        }
     }
 
     /// <summary>The server's process id while it runs, or <see langword="null"/>.</summary>
@@ -94,6 +127,11 @@ public sealed class ProcessRowHost : RowHost
             await DisposeAsync().ConfigureAwait(false);
             throw;
         }
+
+        lock (_processLock)
+        {
+            _ready = ReferenceEquals(_process, process);
+        }
     }
 
     public override async ValueTask DisposeAsync()
@@ -103,6 +141,7 @@ public sealed class ProcessRowHost : RowHost
         {
             process = _process;
             _process = null;
+            _ready = false;
         }
 
         if (process is null)

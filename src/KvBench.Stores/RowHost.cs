@@ -11,6 +11,17 @@ public abstract class RowHost : IAsyncDisposable
     public static RowHost None { get; } = new NoRowHost();
 
     /// <summary>
+    /// How to reach what this host started, as environment variables (an endpoint, a socket path): filled once
+    /// <see cref="StartAsync"/> has returned, empty again once disposed, and always empty for a host that runs nothing.
+    /// <see cref="RowHostGroup"/> sets them in this process's environment while it runs, so the processes started
+    /// meanwhile (BenchmarkDotNet's process per case, KvBench's worker processes) inherit them and find the server.
+    /// </summary>
+    public virtual IReadOnlyDictionary<string, string> Published => NothingPublished;
+
+    /// <summary>No variables.</summary>
+    private protected static IReadOnlyDictionary<string, string> NothingPublished { get; } = new Dictionary<string, string>();
+
+    /// <summary>
     /// Starts what the row needs and returns once it is ready to serve. A start that fails stops what it started before
     /// it throws. Called at most once.
     /// </summary>

@@ -2,14 +2,18 @@ namespace KvBench.Stores;
 
 /// <summary>
 /// Several hosts run as one: the members of a cluster, or every row a suite uses. They start in order; when one fails
-/// to start, those already started are stopped before the error is thrown. Disposing stops every member, in reverse
-/// order, even when stopping one of them throws.
+/// to start, those already started are stopped before the error is thrown. Once all are ready, what they publish
+/// (<see cref="RowHost.Published"/>) is set in this process's environment, so every process started while the group
+/// runs inherits it. Disposing first takes those variables back (each to the value it had before), then stops every
+/// member, in reverse order, even when stopping one of them throws.
 /// </summary>
 public sealed class RowHostGroup : RowHost
 {
     private readonly RowHost[] _members;
     private readonly Lock _startedLock = new();
     private readonly List<RowHost> _started = [];
+    private readonly Dictionary<string, string?> _replaced = [];
+    private Dictionary<string, string> _published = [];
 
     /// <summary>A group of <paramref name="members"/>, none started yet.</summary>
     public RowHostGroup(IEnumerable<RowHost> members)
@@ -35,6 +39,8 @@ public sealed class RowHostGroup : RowHost
 
                 await member.StartAsync(cancellationToken).ConfigureAwait(false);
             }
+
+            Publish();
         }
         catch (Exception startError)
         {
@@ -52,6 +58,18 @@ public sealed class RowHostGroup : RowHost
         }
     }
 
+    /// <summary>What every member publishes, while the group runs.</summary>
+    public override IReadOnlyDictionary<string, string> Published
+    {
+        get
+        {
+            lock (_startedLock)
+            {
+                return _published;
+            }
+        }
+    }
+
     public override async ValueTask DisposeAsync()
     {
         RowHost[] started;
@@ -59,6 +77,15 @@ public sealed class RowHostGroup : RowHost
         {
             started = [.. _started];
             _started.Clear();
+
+            // Taken back before any member stops, so no process started from here on looks for a server that is going.
+            foreach ((string name, string? before) in _replaced)
+            {
+                Environment.SetEnvironmentVariable(name, before);
+            }
+
+            _replaced.Clear();
+            _published = [];
         }
 
         List<Exception> errors = [];
@@ -77,6 +104,33 @@ public sealed class RowHostGroup : RowHost
         if (errors.Count > 0)
         {
             throw new AggregateException("Stopping a row's host failed.", errors);
+        }
+    }
+
+    /// <summary>Sets what the members publish in this process's environment, noting each variable's value before.</summary>
+    /// <exception cref="InvalidOperationException">Two members publish one variable with different values.</exception>
+    private void Publish()
+    {
+        var published = new Dictionary<string, string>();
+        foreach ((string name, string value) in _members.SelectMany(member => member.Published))
+        {
+            if (published.TryGetValue(name, out string? other) && other != value)
+            {
+                throw new InvalidOperationException($"Two hosts publish {name}: '{other}' and '{value}'.");
+            }
+
+            published[name] = value;
+        }
+
+        lock (_startedLock)
+        {
+            foreach ((string name, string value) in published)
+            {
+                _replaced.TryAdd(name, Environment.GetEnvironmentVariable(name));
+                Environment.SetEnvironmentVariable(name, value);
+            }
+
+            _published = published;
         }
     }
 }

@@ -88,9 +88,10 @@ public static class StoreCatalog
     public static IKeyValueStore Open(string name, StoreOptions options) => Row(name).Open(options);
 
     /// <summary>
-    /// Starts what the rows <paramref name="names"/> need running (each once, in order) and returns once all are ready:
-    /// what a suite does before its first case. Dispose the result after the suite's last case, also when it fails;
-    /// that stops every host. A start that fails stops those already started before it throws.
+    /// Starts what the rows <paramref name="names"/> need running (each once, in order) and returns once all are ready,
+    /// with what they publish set in this process's environment (<see cref="RowHost.Published"/>): what a suite does
+    /// before its first case. Dispose the result after the suite's last case, also when it fails; that takes the
+    /// variables back and stops every host. A start that fails stops those already started before it throws.
     /// </summary>
     /// <exception cref="StoreUnavailableException">What a row needs did not start or did not become ready in time.</exception>
     public static async Task<RowHostGroup> StartHostsAsync(IEnumerable<string> names, CancellationToken cancellationToken = default)

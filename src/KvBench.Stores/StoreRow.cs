@@ -65,6 +65,26 @@ public abstract class StoreRow
     internal virtual bool KeepsDiskFullErrorUntilReopen => false;
 
     /// <summary>
+    /// Whether every operation of the row's adapter builds a whole engine (and a naive usage of it likewise), so each
+    /// costs about a millisecond: the benchmarks preload fewer records for such a row. Default: no.
+    /// </summary>
+    internal virtual bool BuildsEnginePerOperation => false;
+
+    /// <summary>
+    /// <paramref name="options"/> asking the store to start at <paramref name="initialBytes"/>, for a row whose store
+    /// preallocates (LMDB's map), as the growth probe and the two-process contention check ask for a small start that
+    /// makes the store grow under them. A store that grows from nothing has no start to ask for: the default returns
+    /// <paramref name="options"/> itself, so a caller can tell by equality whether the row took the size.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="initialBytes"/> is not positive.</exception>
+    public StoreOptions WithInitialSize(StoreOptions options, long initialBytes)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialBytes);
+        return SizedOptions(options, initialBytes);
+    }
+
+    /// <summary>
     /// What the row needs running while a suite uses it, not yet started: <see cref="RowHost.None"/> (the default) for a
     /// store that lives in the caller's process. A suite starts it once before its first case and disposes it after its
     /// last (see <see cref="StoreCatalog.StartHostsAsync"/>).
@@ -135,6 +155,12 @@ public abstract class StoreRow
     /// errors on as failures of the store and anything else unchanged.
     /// </summary>
     private protected virtual StoreFailure ClassifyEngineError(Exception error) => StoreFailures.DotNetIo(error);
+
+    /// <summary>
+    /// <see cref="WithInitialSize"/> for a row whose store preallocates: the row's own options with its start size.
+    /// Default: <paramref name="options"/> unchanged.
+    /// </summary>
+    private protected virtual StoreOptions SizedOptions(StoreOptions options, long initialBytes) => options;
 
     /// <summary>
     /// Says why the store cannot be had here (its package is not served, its native library does not load), or returns

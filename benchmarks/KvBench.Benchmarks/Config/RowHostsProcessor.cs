@@ -14,9 +14,19 @@ namespace KvBench.Benchmarks;
 /// </summary>
 internal sealed class RowHostsProcessor : EventProcessor
 {
+    private readonly Func<IReadOnlyList<string>, CancellationToken, Task<RowHostGroup>> _startHosts;
     private readonly Lock _hostsLock = new();
     private string[] _rows = [];
     private RowHostGroup? _hosts;
+
+    /// <summary>A processor that starts the catalog's hosts of the run's rows (<see cref="StoreCatalog.StartHostsAsync"/>).</summary>
+    public RowHostsProcessor()
+        : this(StoreCatalog.StartHostsAsync)
+    {
+    }
+
+    /// <summary>A processor that starts the run's rows' hosts with <paramref name="startHosts"/>: tests give servers of their own.</summary>
+    internal RowHostsProcessor(Func<IReadOnlyList<string>, CancellationToken, Task<RowHostGroup>> startHosts) => _startHosts = startHosts;
 
     /// <summary>The rows whose hosts run now, empty before the run stage and after it.</summary>
     public IReadOnlyList<string> Running
@@ -43,7 +53,7 @@ internal sealed class RowHostsProcessor : EventProcessor
     public override void OnStartRunStage()
     {
         // BenchmarkDotNet's events are synchronous; the run waits here until every host is ready.
-        RowHostGroup hosts = StoreCatalog.StartHostsAsync(_rows).GetAwaiter().GetResult();
+        RowHostGroup hosts = _startHosts(_rows, CancellationToken.None).GetAwaiter().GetResult();
         lock (_hostsLock)
         {
             _hosts = hosts;

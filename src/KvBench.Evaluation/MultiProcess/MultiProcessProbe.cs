@@ -142,7 +142,10 @@ public sealed class MultiProcessProbe
     /// <param name="directory">A new directory both writers share.</param>
     /// <param name="duration">How long both write at once.</param>
     /// <param name="durability">The tier both open the store with.</param>
-    /// <param name="initialSizeBytes">The initial size both open the store with; small, it makes the store grow under both.</param>
+    /// <param name="initialSizeBytes">
+    /// The start size both ask the row for (<see cref="StoreRow.WithInitialSize"/>); small, it makes a store that
+    /// preallocates (LMDB's map) grow under both. A row that grows from nothing opens as it is.
+    /// </param>
     /// <param name="flushEachWrite">Whether each writer flushes after every write (see <see cref="WorkerOptions.FlushEachWrite"/>).</param>
     public async Task<ContentionResult> RunContentionAsync(
         string store,

@@ -34,7 +34,9 @@ public static class MultiProcessWorker
         IKeyValueStore store;
         try
         {
-            store = StoreCatalog.Open(options.Store, new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access, InitialSizeBytes = options.InitialSizeBytes });
+            StoreRow row = StoreCatalog.Row(options.Store);
+            var storeOptions = new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access };
+            store = row.Open(options.InitialSizeBytes is { } initialBytes ? row.WithInitialSize(storeOptions, initialBytes) : storeOptions);
         }
         catch (Exception e)
         {

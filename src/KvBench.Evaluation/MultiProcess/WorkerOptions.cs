@@ -37,7 +37,10 @@ public sealed record WorkerOptions
     /// </summary>
     public bool FlushEachWrite { get; init; } = true;
 
-    /// <summary>The initial size the store is opened with (<see cref="Core.StoreOptions.InitialSizeBytes"/>); <see langword="null"/> for the adapter's default.</summary>
+    /// <summary>
+    /// The start size the worker asks the row for (<see cref="Stores.StoreRow.WithInitialSize"/>): a row whose store
+    /// preallocates (LMDB's map) opens at it, the others as they are. <see langword="null"/>, the default, asks for none.
+    /// </summary>
     public long? InitialSizeBytes { get; init; }
 
     /// <summary>How many records a writing worker writes before it honours a stop request.</summary>

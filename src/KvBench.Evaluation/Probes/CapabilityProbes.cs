@@ -52,21 +52,37 @@ public static class CapabilityProbes
     }
 
     /// <summary>
-    /// Opens at <paramref name="initialBytes"/> and writes <paramref name="factor"/> times that without reopening, then
-    /// reads it all back. Where the work directory's disk has less than twice that free (stores write logs and
-    /// compactions beside their data), the writes stop at what the disk allows and the measurement says so.
+    /// Writes <paramref name="factor"/> times <paramref name="initialBytes"/> into a new store without reopening it, then
+    /// reads it all back. A store that preallocates is opened asking for <paramref name="initialBytes"/> first, through
+    /// <paramref name="withInitialSize"/> (<see cref="Stores.StoreRow.WithInitialSize"/>), so it must grow past its start;
+    /// one that grows from nothing is opened as it is, and the measurement says which it was. Where the work directory's
+    /// disk has less than twice the target free (stores write logs and compactions beside their data), the writes stop at
+    /// what the disk allows and the measurement says so.
     /// </summary>
-    public static GrowthMeasurement Growth(Func<StoreOptions, IKeyValueStore> open, string workDirectory, long initialBytes, int factor)
+    public static GrowthMeasurement Growth(
+        Func<StoreOptions, IKeyValueStore> open,
+        string workDirectory,
+        long initialBytes,
+        int factor,
+        Func<StoreOptions, long, StoreOptions>? withInitialSize = null)
     {
+        ArgumentNullException.ThrowIfNull(open);
         const int ValueBytes = 64 * 1024;
         var records = new RecordSet(ValueBytes);
         long target = initialBytes * factor;
-        StoreOptions options = Options(workDirectory, "growth") with { InitialSizeBytes = initialBytes };
+        StoreOptions plain = Options(workDirectory, "growth");
+        StoreOptions options = withInitialSize?.Invoke(plain, initialBytes) ?? plain;
+
+        // Records compare by value and type: options equal to the plain ones mean the row had no start size to take.
+        bool sized = !options.Equals(plain);
         Directory.CreateDirectory(options.Directory);
         long free = new DriveInfo(Path.GetFullPath(options.Directory)).AvailableFreeSpace;
         long allowed = Math.Min(target, Math.Max(0, (free - DiskHeadroomBytes) / 2));
         long? cappedByDiskFree = allowed < target ? free : null;
         long count = allowed / ValueBytes;
+        GrowthMeasurement Result(bool grew, long written, string? failure) =>
+            new(grew, initialBytes, written, failure) { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree, OpenedAtInitialSize = sized };
+
         using IKeyValueStore store = open(options);
         long written = 0;
         try
@@ -79,12 +95,12 @@ public static class CapabilityProbes
 
             VerificationResult verification = records.Verify(store, count);
             return verification.Ok
-                ? new GrowthMeasurement(true, initialBytes, written, null) { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree }
-                : new GrowthMeasurement(false, initialBytes, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back") { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree };
+                ? Result(true, written, null)
+                : Result(false, written, $"{verification.Missing} records missing and {verification.Wrong} wrong on read-back");
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            return new GrowthMeasurement(false, initialBytes, written, $"{e.GetType().Name}: {e.Message}") { TargetBytes = target, CappedByDiskFreeBytes = cappedByDiskFree };
+            return Result(false, written, $"{e.GetType().Name}: {e.Message}");
         }
     }
 

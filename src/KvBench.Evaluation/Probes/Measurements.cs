@@ -15,9 +15,9 @@ public sealed record SizeMeasurement(int LargestAcceptedBytes, int SearchLimitBy
     public bool Agrees(int declaredBytes) => ReachedSearchLimit ? declaredBytes >= SearchLimitBytes : declaredBytes == LargestAcceptedBytes;
 }
 
-/// <summary>Whether a store opened at its smallest size took many times that without being reopened.</summary>
+/// <summary>Whether a new store took many times the probe's start size without being reopened.</summary>
 /// <param name="Grew">Every write succeeded and every byte read back.</param>
-/// <param name="InitialBytes">The initial size asked for.</param>
+/// <param name="InitialBytes">The probe's start size: what a store that preallocates was opened at, and the unit of the target.</param>
 /// <param name="WrittenBytes">The bytes of values written (or attempted) without reopening.</param>
 /// <param name="Failure">What stopped the writes, when something did.</param>
 public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long WrittenBytes, string? Failure)
@@ -27,6 +27,12 @@ public sealed record GrowthMeasurement(bool Grew, long InitialBytes, long Writte
 
     /// <summary>The disk's free bytes when they made the probe aim below its target (half of them, less 1 GiB), or <see langword="null"/>.</summary>
     public long? CappedByDiskFreeBytes { get; init; }
+
+    /// <summary>
+    /// Whether the store was opened at <see cref="InitialBytes"/> (it preallocates, as LMDB's map does); otherwise it was
+    /// opened as it is and grew from empty.
+    /// </summary>
+    public bool OpenedAtInitialSize { get; init; }
 }
 
 /// <summary>What the prefix-scan probe concluded.</summary>

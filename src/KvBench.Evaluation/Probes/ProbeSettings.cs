@@ -9,10 +9,13 @@ public sealed record ProbeSettings
     /// <summary>The longest value tried (64 MiB by default, 1 GiB with <see cref="Full"/>).</summary>
     public int ValueSearchLimitBytes { get; init; } = 64 * 1024 * 1024;
 
-    /// <summary>The initial size a store is opened with for the growth probe (honoured by stores that preallocate).</summary>
+    /// <summary>
+    /// The growth probe's start size: a store that preallocates (LMDB's map) is opened at it
+    /// (<see cref="Stores.StoreRow.WithInitialSize"/>), and every store is written <see cref="GrowthFactor"/> times it.
+    /// </summary>
     public long GrowthInitialBytes { get; init; } = 1024 * 1024;
 
-    /// <summary>How many times its initial size the growth probe writes without reopening.</summary>
+    /// <summary>How many times <see cref="GrowthInitialBytes"/> the growth probe writes without reopening.</summary>
     public int GrowthFactor { get; init; } = 16;
 
     /// <summary>

@@ -5,6 +5,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.Reports;
 
@@ -12,9 +13,6 @@ namespace KvBench.Evaluation.Reports;
 public static class WorkloadTables
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
-
-    // The SQLite rows in WAL whose reading threads each have a connection of their own, so that they share the process's read-mark locks.
-    private static readonly HashSet<string> s_readerPerThreadWalRows = [StoreNames.SqliteWal, StoreNames.SqliteScalar, StoreNames.SqlitePerThread];
 
     /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong reads.</summary>
     public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results)
@@ -132,7 +130,7 @@ public static class WorkloadTables
     {
         List<string> lines = [];
         foreach (IGrouping<string, WorkloadResult> group in results
-            .Where(result => s_readerPerThreadWalRows.Contains(result.Store) && result.Workload.Mix == OperationMix.ReadOnly && result.SystemCallsPerOperation is not null)
+            .Where(result => ReadsOnConnectionPerThreadInWal(result.Store) && result.Workload.Mix == OperationMix.ReadOnly && result.SystemCallsPerOperation is not null)
             .GroupBy(result => result.Store))
         {
             WorkloadResult? one = group.FirstOrDefault(result => result.Settings.Threads == 1);
@@ -151,6 +149,10 @@ public static class WorkloadTables
 
         return lines;
     }
+
+    /// <summary>Whether <paramref name="store"/> is a catalog row of SQLite in WAL with a read connection per thread (<see cref="SqliteRow.ReadsOnConnectionPerThreadInWal"/>).</summary>
+    private static bool ReadsOnConnectionPerThreadInWal(string store) =>
+        StoreCatalog.AllNames.Contains(store, StringComparer.OrdinalIgnoreCase) && StoreCatalog.Row(store) is SqliteRow { ReadsOnConnectionPerThreadInWal: true };
 
     /// <summary>
     /// <see cref="ThreadCosts"/> under a line that introduces it, then the <see cref="FasterThanCores"/> and

@@ -60,6 +60,9 @@ internal sealed class LiteDbRow : StoreRow
     /// </summary>
     public override bool HasNaiveUsage => _connection == ConnectionType.Shared;
 
+    /// <summary>The shared connection builds and disposes an engine around every operation, under LiteDB's named mutex.</summary>
+    internal override bool BuildsEnginePerOperation => _connection == ConnectionType.Shared;
+
     /// <summary>
     /// The connection string both rows and the raw baselines use: the file, the mode, read-only or not; everything else
     /// LiteDB's default (no collation: keys are binaries, which no collation touches).

@@ -27,6 +27,10 @@ internal sealed class LmdbRow() : StoreRow(StoreNames.Lmdb, new StoreCapabilitie
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new LmdbStore(this, options);
 
+    /// <summary>LMDB preallocates its map: the start is the map's size at open (<see cref="LmdbStoreOptions.InitialMapBytes"/>).</summary>
+    private protected override StoreOptions SizedOptions(StoreOptions options, long initialBytes) =>
+        LmdbStoreOptions.From(options) with { InitialMapBytes = initialBytes };
+
     private protected override bool HoldsStore(string directory) => LmdbStore.HoldsStore(directory);
 
     /// <summary>Says why the row cannot be opened here (no LMDB library loads), or <see langword="null"/>.</summary>

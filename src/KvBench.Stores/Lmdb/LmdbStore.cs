@@ -36,7 +36,7 @@ internal sealed class LmdbStore : StoreAdapter
     internal const int MaxValueBytes = 0x7FFF_F000 - 16;
 
     /// <summary>
-    /// The map when <see cref="StoreOptions.InitialSizeBytes"/> is not given. Without MDB_WRITEMAP the map is address
+    /// The map when <see cref="LmdbStoreOptions.InitialMapBytes"/> is not given. Without MDB_WRITEMAP the map is address
     /// space only: the file grows with the data, not with the map. So a map far larger than a small store costs
     /// nothing, and 1 GiB lets the benchmarks' preloaded datasets fit without a resize during a measured phase.
     /// </summary>
@@ -53,8 +53,8 @@ internal sealed class LmdbStore : StoreAdapter
     public LmdbStore(StoreRow row, StoreOptions options)
         : base(row, options)
     {
-        long initialMapBytes = options.InitialSizeBytes ?? DefaultInitialMapBytes;
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes, nameof(options.InitialSizeBytes));
+        long initialMapBytes = LmdbStoreOptions.From(options).InitialMapBytes ?? DefaultInitialMapBytes;
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(initialMapBytes, nameof(LmdbStoreOptions.InitialMapBytes));
         bool readOnly = options.Access != StoreAccess.ReadWrite;
 
         // Buffered: MDB_NOSYNC writes every commit's pages and meta page to the file (the OS page cache) and skips the

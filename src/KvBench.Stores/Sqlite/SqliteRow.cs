@@ -10,7 +10,7 @@ namespace KvBench.Stores.Sqlite;
 /// The SQLite rows: every one shares the capabilities, the file, the engine and what SQLite's errors mean; each picks
 /// its table layout and connection strategy (one adapter file per strategy).
 /// </summary>
-internal sealed class SqliteRow : StoreRow
+public sealed class SqliteRow : StoreRow
 {
     private static readonly StoreCapabilities s_declared = new()
     {
@@ -27,21 +27,34 @@ internal sealed class SqliteRow : StoreRow
     private readonly bool _hasRawBaseline;
     private readonly bool _hasNaiveUsage;
 
-    private SqliteRow(string name, Func<StoreRow, StoreOptions, IKeyValueStore> open, bool hasRawBaseline = false, bool hasNaiveUsage = false)
+    private SqliteRow(
+        string name,
+        Func<StoreRow, StoreOptions, IKeyValueStore> open,
+        bool hasRawBaseline = false,
+        bool hasNaiveUsage = false,
+        bool readsOnConnectionPerThreadInWal = false)
         : base(name, s_declared)
     {
         _open = open;
         _hasRawBaseline = hasRawBaseline;
         _hasNaiveUsage = hasNaiveUsage;
+        ReadsOnConnectionPerThreadInWal = readsOnConnectionPerThreadInWal;
     }
 
     /// <summary><c>Sqlite_WAL</c>: a blob table, one writer connection and a read connection per thread.</summary>
     internal static SqliteRow Wal { get; } = new(
-        StoreNames.SqliteWal, static (row, options) => new SqliteWriterReadersStore(row, new BlobKeySchema(), options), hasRawBaseline: true, hasNaiveUsage: true);
+        StoreNames.SqliteWal,
+        static (row, options) => new SqliteWriterReadersStore(row, new BlobKeySchema(), options),
+        hasRawBaseline: true,
+        hasNaiveUsage: true,
+        readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_Scalar</c>: typed key columns, the same writer and readers.</summary>
     internal static SqliteRow Scalar { get; } = new(
-        StoreNames.SqliteScalar, static (row, options) => new SqliteWriterReadersStore(row, new ScalarKeySchema(), options), hasRawBaseline: true);
+        StoreNames.SqliteScalar,
+        static (row, options) => new SqliteWriterReadersStore(row, new ScalarKeySchema(), options),
+        hasRawBaseline: true,
+        readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_OneConnection</c>: every thread shares one connection behind a lock.</summary>
     internal static SqliteRow OneConnection { get; } = new(
@@ -49,7 +62,9 @@ internal sealed class SqliteRow : StoreRow
 
     /// <summary><c>Sqlite_PerThread</c>: one connection per thread.</summary>
     internal static SqliteRow PerThread { get; } = new(
-        StoreNames.SqlitePerThread, static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), options));
+        StoreNames.SqlitePerThread,
+        static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), options),
+        readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
     internal static SqliteRow Rollback { get; } = new(
@@ -64,6 +79,14 @@ internal sealed class SqliteRow : StoreRow
     /// <summary><c>Sqlite_AdoNet</c>: a pooled connection opened per operation, as most .NET code uses SQLite.</summary>
     internal static SqliteRow AdoNet { get; } = new(
         StoreNames.SqliteAdoNet, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options));
+
+    /// <summary>
+    /// Whether the row runs in WAL with a connection of its own for every reading thread (no shared page cache), so its
+    /// reads share SQLite's per-process read-mark lock on the -shm file: a lone reader takes and drops that lock on every
+    /// read, and several readers mostly find it held. The workload tables explain a lone reader's extra system calls
+    /// for such a row.
+    /// </summary>
+    public bool ReadsOnConnectionPerThreadInWal { get; }
 
     public override bool HasRawBaseline => _hasRawBaseline;
 

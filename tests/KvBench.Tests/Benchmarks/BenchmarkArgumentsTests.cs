@@ -5,7 +5,9 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks;
+using KvBench.Benchmarks.Paired;
 using KvBench.Benchmarks.Targets;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 
 namespace KvBench.Tests.Benchmarks;
@@ -48,13 +50,30 @@ public sealed class BenchmarkArgumentsTests
     [Fact]
     public void Rows_keep_the_cases_of_those_rows_and_their_variants_and_leave_benchmark_dotnet_its_arguments()
     {
-        string[] args = KvBench.Benchmarks.Program.WithoutRows(["--filter", "*", KvBench.Benchmarks.Program.RowsSwitch, $"{StoreNames.Faster},{StoreNames.Memory}", "--job", "dry"], out IReadOnlyList<string>? rows);
+        string[] args = BenchmarkArguments.WithoutRows(["--filter", "*", BenchmarkArguments.RowsSwitch, $"{StoreNames.Faster},{StoreNames.Memory}", "--job", "dry"], out IReadOnlyList<string>? rows);
 
         Assert.Equal(["--filter", "*", "--job", "dry"], args);
         HashSet<string> types = [.. Cases(typeof(PointOperations), rows, args).Select(TypeOf)];
         Assert.Equal([StoreNames.Faster, $"{StoreNames.Faster}_raw", StoreNames.Memory, $"{StoreNames.Memory}_raw"], types.Order(StringComparer.Ordinal));
-        Assert.Throws<ArgumentException>(() => KvBench.Benchmarks.Program.WithoutRows([KvBench.Benchmarks.Program.RowsSwitch, "NoSuchRow"], out _));
-        Assert.Throws<ArgumentException>(() => KvBench.Benchmarks.Program.WithoutRows([KvBench.Benchmarks.Program.RowsSwitch], out _));
+        Assert.Throws<ArgumentException>(() => BenchmarkArguments.WithoutRows([BenchmarkArguments.RowsSwitch, "NoSuchRow"], out _));
+        Assert.Throws<ArgumentException>(() => BenchmarkArguments.WithoutRows([BenchmarkArguments.RowsSwitch], out _));
+    }
+
+    [Fact]
+    public void The_paired_measurement_alone_takes_only_rows_and_refuses_anything_else_with_exit_code_2()
+    {
+        Assert.Equal(2, PairedMeasurement.RunAlone(["--job", "dry"]));
+        Assert.Throws<ArgumentException>(() => PairedMeasurement.RunAlone([BenchmarkArguments.RowsSwitch, "NoSuchRow"]));
+    }
+
+    [Fact]
+    public void The_evaluations_write_the_ADR_with_their_settings_and_the_command_that_regenerates_it_and_BenchmarkDotNet_s_arguments_no_ADR()
+    {
+        Assert.Equal(AdrPreset.Default, EvaluationPlan.Default.Adr);
+        Assert.Equal("dotnet run -c Release --project benchmarks/KvBench.Benchmarks", EvaluationPlan.Default.Command);
+        Assert.Equal(AdrPreset.Full, EvaluationPlan.Full.Adr);
+        Assert.Equal("dotnet run -c Release --project benchmarks/KvBench.Benchmarks -- --full", EvaluationPlan.Full.Command);
+        Assert.Null(EvaluationPlan.BenchmarksOnly(() => []).Adr);
     }
 
     [Fact]

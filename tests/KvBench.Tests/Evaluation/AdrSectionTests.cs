@@ -1,9 +1,12 @@
 using System.CommandLine;
 
 using KvBench.Cli;
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Stores;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -60,6 +63,25 @@ public sealed class AdrSectionTests
     }
 
     [Fact]
+    public void A_section_that_continues_another_sections_chapter_prints_its_heading_alone_and_only_once_in_the_whole_file()
+    {
+        CrashRoundsResult held = new(StoreNames.Memory, Durability.Buffered, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: []);
+        var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [held] };
+        var machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4");
+        string Render(params AdrSection[] sections) =>
+            new AdrReport { Sections = sections, Machine = machine, Command = "the test", GeneratedAt = DateTimeOffset.UnixEpoch }.ToMarkdown();
+
+        string alone = Render(crash);
+        string whole = Render(new CapabilitiesSection(AdrPreset.Quick), crash);
+
+        string durability = $"## {CapabilitiesSection.DurabilityChapter}";
+        Assert.Equal([durability, "### Crash rounds", "## Machine"], Headings(alone));
+        Assert.Equal(1, Headings(whole).Count(heading => heading == durability));
+        Assert.True(whole.IndexOf(durability, StringComparison.Ordinal) < whole.IndexOf("### Crash rounds", StringComparison.Ordinal), whole);
+        Assert.Equal(Headings(alone), Headings(whole).Where(Headings(alone).Contains));
+    }
+
+    [Fact]
     public void Kvbench_adr_with_a_section_that_does_not_exist_is_a_usage_error_naming_the_sections()
     {
         (int exitCode, _, string error) = Invoke(["adr", "--section", "nope"]);
@@ -67,6 +89,9 @@ public sealed class AdrSectionTests
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Contains($"no section is named 'nope'; the sections are {string.Join(", ", AdrSections.Names)}.", error, StringComparison.Ordinal);
     }
+
+    private static string[] Headings(string markdown) =>
+        [.. markdown.Split('\n').Where(line => line.StartsWith("## ", StringComparison.Ordinal) || line.StartsWith("### ", StringComparison.Ordinal))];
 
     private static (int ExitCode, string Output, string Error) Invoke(string[] args)
     {

@@ -27,6 +27,23 @@ public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
     }
 
     [Fact]
+    public void The_growth_probe_starts_a_store_that_preallocates_at_its_start_size_and_says_the_others_started_empty()
+    {
+        using var directory = new TempDirectory();
+        const long Start = 1024 * 1024;
+        StoreRow lmdb = StoreCatalog.Row(StoreNames.Lmdb);
+        StoreRow memory = StoreCatalog.Row(StoreNames.Memory);
+
+        GrowthMeasurement mapped = CapabilityProbes.Growth(lmdb.Open, directory.Combine("lmdb"), Start, factor: 4, lmdb.WithInitialSize);
+        GrowthMeasurement empty = CapabilityProbes.Growth(memory.Open, directory.Combine("memory"), Start, factor: 4, memory.WithInitialSize);
+
+        Assert.True(mapped.Grew && mapped.OpenedAtInitialSize, CapabilityCells.Growth(mapped));
+        Assert.Equal("Yes (4 MiB written after a 1 MiB start, no reopen)", CapabilityCells.Growth(mapped));
+        Assert.True(empty.Grew && !empty.OpenedAtInitialSize, CapabilityCells.Growth(empty));
+        Assert.Equal("Yes (4 MiB written from empty, no reopen)", CapabilityCells.Growth(empty));
+    }
+
+    [Fact]
     public void A_key_limit_claimed_too_high_is_caught_by_the_key_probe()
     {
         using var directory = new TempDirectory();

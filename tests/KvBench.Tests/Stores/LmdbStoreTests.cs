@@ -24,7 +24,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         byte[] bigKey = [0xB1, 0x6];
         byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, seed: 11);
 
-        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte });
+        // What the growth probe asks of the row: options with a start size, which LMDB takes as its map's size.
+        StoreRow row = StoreCatalog.Row(StoreNames.Lmdb);
+        using var store = (LmdbStore)row.Open(row.WithInitialSize(new StoreOptions { Directory = directory.Path }, OneMebibyte));
         Assert.Equal(OneMebibyte, store.MapBytes);
         records.Load(store, Count);
         store.Put(bigKey, bigValue);
@@ -45,7 +47,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         const int Writers = 4;
         const int PerWriter = 2_000;
         using var directory = new TempDirectory();
-        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte });
+        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte });
         static byte[] KeyOf(int writer, int i) => [(byte)writer, .. BitConverter.GetBytes(i)];
         static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, seed: (writer * 100_000) + i);
 
@@ -105,7 +107,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     public void Instances_opened_one_after_another_see_each_others_data_and_keep_the_grown_map()
     {
         using var directory = new TempDirectory();
-        var options = new StoreOptions { Directory = directory.Path, InitialSizeBytes = OneMebibyte };
+        var options = new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte };
         // A record set's key i depends on i ^ seed, so seeds far apart keep the two sets' keys apart.
         var first = new RecordSet(valueBytes: 4000, seed: 1);
         var second = new RecordSet(valueBytes: 100, seed: 1UL << 40);
@@ -126,7 +128,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         }
 
         // A larger request than the recorded size wins over it.
-        using var reopened = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options with { InitialSizeBytes = 2 * grownMap });
+        using var reopened = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options with { InitialMapBytes = 2 * grownMap });
         Assert.Equal(2 * grownMap, reopened.MapBytes);
         Assert.Equal(new VerificationResult(2_000, 0, 0, -1), first.Verify(reopened, 2_000));
         Assert.Equal(new VerificationResult(500, 0, 0, -1), second.Verify(reopened, 500));

@@ -108,6 +108,46 @@ public sealed class RowHostTests
     }
 
     [Fact]
+    public async Task A_started_servers_endpoint_reaches_child_processes_through_the_environment_until_its_group_stops()
+    {
+        using var directory = new TempDirectory();
+        string variable = "KVBENCH_TEST_ENDPOINT_" + Guid.NewGuid().ToString("N");
+        Environment.SetEnvironmentVariable(variable, "before");
+        try
+        {
+            (ProcessRowHost server, string endpoint) = HttpServer(directory.Path, variable);
+            Assert.Empty(server.Published);
+            int pid;
+            await using (var group = new RowHostGroup([server]))
+            {
+                await group.StartAsync();
+
+                Assert.Equal(endpoint, Assert.Contains(variable, group.Published));
+                Assert.Equal(endpoint, Environment.GetEnvironmentVariable(variable));
+
+                // A child given no environment of its own finds the server through the variable it inherited.
+                Assert.Equal("200", await RunAsync("python3", "-c", $"import os, urllib.request; print(urllib.request.urlopen('http://' + os.environ['{variable}'] + '/').status)"));
+                pid = Assert.NotNull(server.ProcessId);
+            }
+
+            Assert.Empty(server.Published);
+            Assert.Equal("before", Environment.GetEnvironmentVariable(variable));
+            Assert.False(IsRunning(pid));
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(variable, null);
+        }
+    }
+
+    [Fact]
+    public void A_server_that_would_publish_a_variable_without_a_name_or_a_value_is_refused_up_front()
+    {
+        Assert.Throws<ArgumentException>(() => new ProcessRowHost("TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string, string> { ["A=B"] = "x" }));
+        Assert.Throws<ArgumentException>(() => new ProcessRowHost("TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string, string> { ["KVBENCH_TEST"] = string.Empty }));
+    }
+
+    [Fact]
     public async Task Every_catalog_row_gets_its_hosts_started_once_per_suite()
     {
         // Every row today lives in the caller's process: its host is None, and starting the suite's hosts starts one each.
@@ -115,6 +155,49 @@ public sealed class RowHostTests
 
         Assert.Equal(StoreCatalog.AllNames.Count, hosts.Members.Count);
         Assert.All(StoreCatalog.Rows.Concat(StoreCatalog.StrategyRows), row => Assert.Same(RowHost.None, row.CreateHost()));
+    }
+
+    /// <summary>
+    /// Python's HTTP server on a free loopback port, ready once it accepts a connection, publishing
+    /// <c>127.0.0.1:port</c> as <paramref name="variable"/>.
+    /// </summary>
+    internal static (ProcessRowHost Server, string Endpoint) HttpServer(string root, string variable)
+    {
+        int port = FreeLoopbackPort();
+        string endpoint = $"127.0.0.1:{port}";
+        var startInfo = new ProcessStartInfo("python3", ["-m", "http.server", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--directory", root]);
+        async Task<bool> Accepts(CancellationToken cancellationToken)
+        {
+            using var client = new System.Net.Sockets.TcpClient();
+            try
+            {
+                await client.ConnectAsync(System.Net.IPAddress.Loopback, port, cancellationToken);
+                return true;
+            }
+            catch (System.Net.Sockets.SocketException)
+            {
+                return false;
+            }
+        }
+
+        return (new ProcessRowHost("TestServer", startInfo, Accepts, s_readyTimeout, new Dictionary<string, string> { [variable] = endpoint }), endpoint);
+    }
+
+    private static int FreeLoopbackPort()
+    {
+        var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        return port;
+    }
+
+    private static async Task<string> RunAsync(string fileName, params string[] arguments)
+    {
+        using Process child = Process.Start(new ProcessStartInfo(fileName, arguments) { RedirectStandardOutput = true })!;
+        string output = await child.StandardOutput.ReadToEndAsync();
+        await child.WaitForExitAsync();
+        return output.Trim();
     }
 
     private static ProcessRowHost Server(string script, string readyFile) =>

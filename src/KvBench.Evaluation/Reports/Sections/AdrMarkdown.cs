@@ -37,6 +37,23 @@ public sealed class AdrMarkdown
     public IReadOnlyList<Chart> ChartsPlaced => _charts;
 
     /// <summary>
+    /// Makes sure what follows stands under the chapter <c>## <paramref name="title"/></c>: writes that heading unless it
+    /// is the last chapter written. A section that continues another section's chapter (the crash rounds under the
+    /// capabilities' "Durability") calls it, so run alone (<c>kvbench adr --section</c>) it prints the headings it
+    /// stands under in the whole file.
+    /// </summary>
+    public void Within(string title)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(title);
+        string heading = "## " + title;
+        string? current = Output.ToString().Split('\n').LastOrDefault(line => line.StartsWith("## ", StringComparison.Ordinal))?.TrimEnd('\r');
+        if (current != heading)
+        {
+            Output.AppendLine(heading).AppendLine();
+        }
+    }
+
+    /// <summary>
     /// A table's charts: links to the PNGs drawn (or the one line saying why none were), then the Mermaid blocks, folded
     /// away when there are many so the tables stay readable.
     /// </summary>

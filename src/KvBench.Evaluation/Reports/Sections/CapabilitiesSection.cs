@@ -15,6 +15,9 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <param name="settings">How hard the probes push.</param>
 public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<ProbeSettings>(settings)
 {
+    /// <summary>The chapter of the durability table, which the crash rounds continue (<see cref="CrashRoundsSection"/>).</summary>
+    public const string DurabilityChapter = "Durability";
+
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>The probes' settings for <paramref name="preset"/>.</summary>
@@ -95,7 +98,7 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
             output.AppendLine(s_numbers, $"- ¹ {name}: {reason}");
         }
 
-        output.AppendLine().AppendLine("## Durability").AppendLine();
+        output.AppendLine().AppendLine("## " + DurabilityChapter).AppendLine();
         var durability = new MarkdownTable("Option", "Tiers whose flushed writes survived a reopen", "Tiers declared", "Acknowledged, unflushed write after kill -9", "Engine");
         foreach (StoreMeasurement row in Measurements)
         {
@@ -144,7 +147,8 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
     {
         static string Bytes(long bytes) => CapabilityCells.Bytes(bytes);
         output.AppendLine(s_numbers, $"- Keys and values: the longest that was stored and read back byte-exact, searched by doubling then bisection up to {Bytes(Settings.KeySearchLimitBytes)} (keys) and {Bytes(Settings.ValueSearchLimitBytes)} (values); \"Yes\" means the search limit itself round-tripped.");
-        output.AppendLine(s_numbers, $"- Database size: the store was opened asking for {Bytes(Settings.GrowthInitialBytes)} (honoured by stores that preallocate, such as LMDB's map) and written {Settings.GrowthFactor:N0}x that ({Bytes(Settings.GrowthInitialBytes * Settings.GrowthFactor)}) in 64 KiB values without reopening, then read back; where the disk had less than twice that free, as far as it allowed (the cell says so). `--full` grows every row past 4 GiB.");
+        string[] preallocating = [.. Measurements.Where(row => row.Growth.OpenedAtInitialSize).Select(row => row.Name)];
+        output.AppendLine(s_numbers, $"- Database size: each row was written {Settings.GrowthFactor:N0}x {Bytes(Settings.GrowthInitialBytes)} ({Bytes(Settings.GrowthInitialBytes * Settings.GrowthFactor)}) in 64 KiB values without reopening, then read back; a row whose store preallocates was opened asking for {Bytes(Settings.GrowthInitialBytes)} first ({(preallocating.Length > 0 ? string.Join(", ", preallocating) : "none here")}), the others started empty; where the disk had less than twice that free, as far as it allowed (the cell says so). `--full` grows every row past 4 GiB.");
         output.AppendLine("- Multi-process access: two real processes on one directory; \"One writer + readers\" means a second process may open read-only or as a secondary and sees flushed writes.");
         output.AppendLine(s_numbers, $"- Prefixed key scans: one store grown through {string.Join(", ", Settings.ScanStoreSizes.Select(size => size.ToString("N0", s_numbers)))} records, a scan matching 5 keys timed at each size (median of 7); the growth exponent b of time ∝ records^b fitted to the medians is at most {PrefixScanProbe.IndexedBelow:0.00} for an ordered index and at least {PrefixScanProbe.FullScanAbove:0.00} for a full scan; between the two the probe measures again, up to {Settings.ScanRounds} rounds, then says \"Inconclusive\".");
         output.AppendLine(s_numbers, $"- RW/sec: one thread, Buffered durability, 9-byte keys and 128-byte values over {Settings.ThroughputRecords:N0} preloaded records, {Settings.ThroughputDuration.TotalSeconds:0.#} s of reads (Get) then {Settings.ThroughputDuration.TotalSeconds:0.#} s of overwrites (Put).");

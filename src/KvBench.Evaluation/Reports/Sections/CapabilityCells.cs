@@ -24,10 +24,15 @@ public static class CapabilityCells
         size.ReachedSearchLimit ? $"Yes (≥ {Bytes(size.SearchLimitBytes)} tested)" : $"No (max {Bytes(size.LargestAcceptedBytes)})";
 
     /// <summary>The "Arbitrary Database Size" cell for <paramref name="growth"/>.</summary>
-    public static string Growth(GrowthMeasurement growth) =>
-        growth.Grew
-            ? $"Yes ({Bytes(growth.WrittenBytes)} written after a {Bytes(growth.InitialBytes)} start, no reopen{(growth.CappedByDiskFreeBytes is { } free ? $"; stopped short of {Bytes(growth.TargetBytes)}: the disk had {Bytes(free)} free" : string.Empty)})"
-            : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from a {Bytes(growth.InitialBytes)} start)";
+    /// <remarks>Only a store opened at the probe's start size is said to have had one; the others started empty.</remarks>
+    public static string Growth(GrowthMeasurement growth)
+    {
+        ArgumentNullException.ThrowIfNull(growth);
+        string start = growth.OpenedAtInitialSize ? $"a {Bytes(growth.InitialBytes)} start" : "empty";
+        return growth.Grew
+            ? $"Yes ({Bytes(growth.WrittenBytes)} written {(growth.OpenedAtInitialSize ? "after" : "from")} {start}, no reopen{(growth.CappedByDiskFreeBytes is { } free ? $"; stopped short of {Bytes(growth.TargetBytes)}: the disk had {Bytes(free)} free" : string.Empty)})"
+            : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from {start})";
+    }
 
     /// <summary>The "Multi-Process Access" cell for <paramref name="measurement"/>.</summary>
     public static string MultiProcess(MultiProcessMeasurement? measurement) => measurement switch

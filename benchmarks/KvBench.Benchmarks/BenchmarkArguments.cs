@@ -1,0 +1,49 @@
+using KvBench.Stores;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>
+/// KvBench's own arguments to the benchmarks' program, beside BenchmarkDotNet's: no argument runs the evaluation,
+/// <see cref="FullSwitch"/> the same at full precision, <see cref="PairedSwitch"/> the paired measurement alone, and
+/// <see cref="RowsSwitch"/> keeps some rows. Anything else is BenchmarkDotNet's (<c>--filter</c>, <c>--job</c>, ...).
+/// </summary>
+internal static class BenchmarkArguments
+{
+    /// <summary>The switch for a full-precision evaluation run.</summary>
+    public const string FullSwitch = "--full";
+
+    /// <summary>Only the paired adapter ÷ raw measurement and its goals (with <see cref="RowsSwitch"/>, of those rows): <c>--paired</c>.</summary>
+    public const string PairedSwitch = "--paired";
+
+    /// <summary>KvBench's one argument beside BenchmarkDotNet's: <c>--rows FASTER,Memory</c> keeps the cases of those rows and their variants.</summary>
+    public const string RowsSwitch = "--rows";
+
+    /// <summary>
+    /// <paramref name="args"/> without <see cref="RowsSwitch"/> and its value (BenchmarkDotNet's <c>--filter</c> sees only
+    /// class and method names, never a parameter), and the rows it named, or <see langword="null"/> when it is absent.
+    /// </summary>
+    /// <exception cref="ArgumentException"><see cref="RowsSwitch"/> has no value, or names a row the catalog does not have.</exception>
+    public static string[] WithoutRows(string[] args, out IReadOnlyList<string>? rows)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        int at = Array.IndexOf(args, RowsSwitch);
+        if (at < 0)
+        {
+            rows = null;
+            return args;
+        }
+
+        if (at + 1 == args.Length)
+        {
+            throw new ArgumentException($"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {StoreNames.Faster},{StoreNames.Memory}.", nameof(args));
+        }
+
+        rows = args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        foreach (string row in rows.Where(row => !StoreCatalog.Names.Contains(row)))
+        {
+            throw new ArgumentException($"{RowsSwitch}: no row is named '{row}'; the rows are {string.Join(", ", StoreCatalog.Names)}.", nameof(args));
+        }
+
+        return [.. args[..at], .. args[(at + 2)..]];
+    }
+}

@@ -1,0 +1,60 @@
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+
+using KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Benchmarks;
+
+/// <summary>
+/// What one run of the benchmarks' program does (<see cref="EvaluationRun"/>): which BenchmarkDotNet cases it runs and,
+/// for an evaluation, which ADR settings follow them.
+/// </summary>
+internal sealed record EvaluationPlan
+{
+    /// <summary>The command that runs the default evaluation, printed in the ADR file.</summary>
+    public const string EvaluationCommand = "dotnet run -c Release --project benchmarks/KvBench.Benchmarks";
+
+    /// <summary>The default evaluation: both suites with the short job, the paired measurement, the ADR at its default settings.</summary>
+    public static EvaluationPlan Default { get; } = new()
+    {
+        Benchmarks = () => RunSuites(KvBenchConfig.EvaluationJob),
+        Adr = AdrPreset.Default,
+        Command = EvaluationCommand,
+    };
+
+    /// <summary><see cref="BenchmarkArguments.FullSwitch"/>: the same at BenchmarkDotNet's default precision and the ADR's full settings.</summary>
+    public static EvaluationPlan Full { get; } = new()
+    {
+        Benchmarks = () => RunSuites(Job.Default),
+        Adr = AdrPreset.Full,
+        Command = $"{EvaluationCommand} -- {BenchmarkArguments.FullSwitch}",
+    };
+
+    /// <summary>Runs the cases; called once, inside the run's shared datasets.</summary>
+    public required Func<IEnumerable<Summary>> Benchmarks { get; init; }
+
+    /// <summary>
+    /// The ADR's settings when the run is an evaluation (the paired measurement and the ADR file follow the cases), or
+    /// <see langword="null"/> for BenchmarkDotNet's own arguments, which run the cases and write their ratio files only.
+    /// </summary>
+    public AdrPreset? Adr { get; init; }
+
+    /// <summary>The command that regenerates the ADR file; only an evaluation writes one.</summary>
+    public string Command { get; init; } = EvaluationCommand;
+
+    /// <summary>The cases <paramref name="runBenchmarks"/> runs (BenchmarkDotNet's arguments), with nothing after them but their ratio files.</summary>
+    public static EvaluationPlan BenchmarksOnly(Func<IEnumerable<Summary>> runBenchmarks) => new() { Benchmarks = runBenchmarks };
+
+    /// <summary>
+    /// Point operations with <paramref name="pointJob"/>, then synced puts with their own default job
+    /// (<see cref="SlowOperationsAttribute"/>), in one BenchmarkDotNet run: one build of the benchmark process for both,
+    /// where two runs built it twice (about 40 s of the default run's 15 minutes).
+    /// </summary>
+    private static Summary[] RunSuites(Job pointJob) =>
+        BenchmarkRunner.Run(
+        [
+            BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(pointJob)),
+            BenchmarkConverter.TypeToBenchmarks(typeof(SyncedPuts), KvBenchConfig.Create(job: null)),
+        ]);
+}
