@@ -4,6 +4,7 @@ using KvBench.Stores.FileSystem;
 using KvBench.Stores.LiteDb;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
+using KvBench.Stores.PostgreSql;
 using KvBench.Stores.Redis;
 using KvBench.Stores.RocksDb;
 using KvBench.Stores.Servers;
@@ -53,6 +54,7 @@ public static class StoreCatalog
     private static readonly ServerRow[] s_serverRows =
     [
         new RedisRow(),
+        new PostgreSqlRow(),
     ];
 
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>

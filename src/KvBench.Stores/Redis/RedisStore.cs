@@ -31,7 +31,7 @@ internal sealed class RedisStore : StoreAdapter
         _valuePrefix = Encoding.UTF8.GetBytes(prefix + "v:");
         _index = prefix + "index";
         RedisKey marker = prefix + "store";
-        _connection = ConnectAsync(endpoint).GetAwaiter().GetResult();
+        _connection = Connect(endpoint);
         try
         {
             _database = _connection.GetDatabase();
@@ -55,7 +55,7 @@ internal sealed class RedisStore : StoreAdapter
     }
 
     /// <summary>A connection to <paramref name="endpoint"/> (<c>host:port</c> or a StackExchange.Redis configuration string).</summary>
-    internal static Task<ConnectionMultiplexer> ConnectAsync(string endpoint)
+    private static ConnectionMultiplexer Connect(string endpoint)
     {
         ConfigurationOptions configuration = ConfigurationOptions.Parse(endpoint);
 
@@ -66,7 +66,7 @@ internal sealed class RedisStore : StoreAdapter
         // A value of hundreds of MiB takes longer to send than the 5 s default allows on a busy machine.
         configuration.SyncTimeout = (int)TimeSpan.FromMinutes(2).TotalMilliseconds;
         configuration.AsyncTimeout = configuration.SyncTimeout;
-        return ConnectionMultiplexer.ConnectAsync(configuration);
+        return ConnectionMultiplexer.Connect(configuration);
     }
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)

@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.InteropServices;
 
 using KvBench.Core;
 
@@ -10,8 +12,11 @@ namespace KvBench.Stores.Servers;
 /// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
-internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
+internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
 {
+    /// <summary>How long a server has to stop on its signal before its process tree is killed.</summary>
+    private static readonly TimeSpan s_stopTimeout = TimeSpan.FromSeconds(15);
+
     private ProcessRowHost? _process;
     private string? _dataDirectory;
 
@@ -49,12 +54,33 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         ProcessRowHost? process = Interlocked.Exchange(ref _process, null);
         if (process is not null)
         {
+            if (row.StopSignal is { } signal && process.ProcessId is { } pid)
+            {
+                await StopAsync(pid, signal).ConfigureAwait(false);
+            }
+
+            // Kills whatever still runs of the server's process tree (everything, when it has no stop signal).
             await process.DisposeAsync().ConfigureAwait(false);
         }
 
         if (Interlocked.Exchange(ref _dataDirectory, null) is { } dataDirectory && Directory.Exists(dataDirectory))
         {
             Directory.Delete(dataDirectory, recursive: true);
+        }
+    }
+
+    /// <summary>Signals the server to stop and waits, up to <see cref="s_stopTimeout"/>, until its process is gone (reaped by the runtime).</summary>
+    private static async Task StopAsync(int pid, int signal)
+    {
+        if (Kill(pid, signal) != 0)
+        {
+            return;
+        }
+
+        var stopping = Stopwatch.StartNew();
+        while (Directory.Exists($"/proc/{pid}") && stopping.Elapsed < s_stopTimeout)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
         }
     }
 
@@ -67,4 +93,7 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         listener.Stop();
         return port;
     }
+
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static partial int Kill(int pid, int signal);
 }

@@ -55,6 +55,12 @@ public abstract class ServerRow : StoreRow
     /// </summary>
     internal abstract IReadOnlyList<DurabilityTiers> ServerTiers { get; }
 
+    /// <summary>
+    /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
+    /// a kill leaves nothing behind (the data directory is deleted either way).
+    /// </summary>
+    internal virtual int? StopSignal => null;
+
     /// <summary>How long KvBench's server may take to answer after it started.</summary>
     internal virtual TimeSpan ReadyTimeout => TimeSpan.FromSeconds(60);
 
