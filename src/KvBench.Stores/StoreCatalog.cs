@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.LiteDb;
+using KvBench.Stores.MariaDb;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.PostgreSql;
@@ -55,6 +56,7 @@ public static class StoreCatalog
     [
         new RedisRow(),
         new PostgreSqlRow(),
+        new MariaDbRow(),
     ];
 
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>
