@@ -26,6 +26,9 @@ internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tier
     /// <summary><c>127.0.0.1:port</c> once started.</summary>
     public string? Endpoint { get; private set; }
 
+    /// <summary>The server's data directory while it runs.</summary>
+    public string? DataDirectory => _dataDirectory;
+
     /// <summary>The server's process id while it runs.</summary>
     public int? ProcessId => _process?.ProcessId;
 

@@ -67,6 +67,9 @@ public abstract class ServerRow : StoreRow
     /// <summary>The process id of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
     internal int? ServerProcessId(Durability durability) => _server.Running(durability)?.ProcessId;
 
+    /// <summary>The data directory of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
+    internal string? ServerDataDirectory(Durability durability) => _server.Running(durability)?.DataDirectory;
+
     /// <summary>The endpoint of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
     internal string? ServerEndpoint(Durability durability) => _server.Running(durability)?.Endpoint;
 

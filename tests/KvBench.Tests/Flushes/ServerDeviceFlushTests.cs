@@ -65,7 +65,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
     /// <summary>Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs.</summary>
     private static async Task<long> CountServerFlushes(int server, string summary, Action puts)
     {
-        int[] processes = [server, .. Descendants(server)];
+        int[] processes = [server, .. ProcessTree.Descendants(server)];
         var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-c", "-e", $"trace={DeviceFlushTests.FlushCalls}", "-o", summary])
         {
             RedirectStandardError = true,
@@ -107,48 +107,5 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         }
 
         return DeviceFlushTests.TracedCalls(summary);
-    }
-
-    /// <summary>Every process below <paramref name="parent"/>, from each process's parent in /proc.</summary>
-    private static IEnumerable<int> Descendants(int parent)
-    {
-        Dictionary<int, int> parents = [];
-        foreach (string entry in Directory.EnumerateDirectories("/proc"))
-        {
-            if (int.TryParse(Path.GetFileName(entry), NumberStyles.None, CultureInfo.InvariantCulture, out int pid)
-                && TryReadParent(entry) is { } parentPid)
-            {
-                parents[pid] = parentPid;
-            }
-        }
-
-        var found = new List<int>();
-        var below = new Queue<int>([parent]);
-        while (below.TryDequeue(out int next))
-        {
-            foreach (int child in parents.Where(pair => pair.Value == next).Select(pair => pair.Key))
-            {
-                found.Add(child);
-                below.Enqueue(child);
-            }
-        }
-
-        return found;
-    }
-
-    /// <summary>The parent pid, the field after the command name in /proc/PID/stat (the name is in parentheses and may hold spaces).</summary>
-    private static int? TryReadParent(string processDirectory)
-    {
-        try
-        {
-            string stat = File.ReadAllText(Path.Combine(processDirectory, "stat"));
-            string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return int.Parse(fields[1], CultureInfo.InvariantCulture);
-        }
-        catch (IOException)
-        {
-            // The process ended while the list was read.
-            return null;
-        }
     }
 }
