@@ -93,7 +93,7 @@ public abstract class ServerRow : StoreRow
     {
         ServerStoreOptions serverOptions = ServerStoreOptions.From(options);
         string endpoint = serverOptions.Endpoint ?? UserEndpoint ?? _server.Running(options.Durability)?.Endpoint
-            ?? throw new StoreUnavailableException(Name, $"its server is not running: a suite starts it (StoreCatalog.StartHostsAsync), or set {EndpointVariable} or the endpoint option to a server of your own");
+            ?? throw new StoreUnavailableException(Name, $"no server runs for it here: point it at one with {EndpointVariable} or --endpoint (KvBench starts its own for a suite: the tests, the evaluation)");
         return OpenAdapter(serverOptions, endpoint, ServerStoreName.Of(options.Directory));
     }
 
