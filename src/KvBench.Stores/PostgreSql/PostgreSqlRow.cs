@@ -34,7 +34,7 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
     /// SIGQUIT, PostgreSQL's immediate shutdown: the server stops its backends and removes its System V shared memory
     /// segment on the way out, which a SIGKILL leaves behind (seen here: one 56-byte segment per killed server).
     /// </summary>
-    internal override int? StopSignal => 3;
+    internal override int? StopSignal => Signals.Quit;
 
     /// <summary>synchronous_commit is a session's setting: one server serves both tiers.</summary>
     internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.All];

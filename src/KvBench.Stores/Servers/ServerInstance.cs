@@ -1,7 +1,5 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using System.Runtime.InteropServices;
 
 using KvBench.Core;
 
@@ -12,7 +10,7 @@ namespace KvBench.Stores.Servers;
 /// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
-internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
+internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
 {
     /// <summary>How long a server has to stop on its signal before its process tree is killed.</summary>
     private static readonly TimeSpan s_stopTimeout = TimeSpan.FromSeconds(15);
@@ -57,9 +55,9 @@ internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tier
         ProcessRowHost? process = Interlocked.Exchange(ref _process, null);
         if (process is not null)
         {
-            if (row.StopSignal is { } signal && process.ProcessId is { } pid)
+            if (row.StopSignal is { } signal && process.ProcessId is { } pid && Signals.Send(pid, signal))
             {
-                await StopAsync(pid, signal).ConfigureAwait(false);
+                await Signals.WaitUntilGoneAsync(pid, s_stopTimeout).ConfigureAwait(false);
             }
 
             // Kills whatever still runs of the server's process tree (everything, when it has no stop signal).
@@ -72,21 +70,6 @@ internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tier
         }
     }
 
-    /// <summary>Signals the server to stop and waits, up to <see cref="s_stopTimeout"/>, until its process is gone (reaped by the runtime).</summary>
-    private static async Task StopAsync(int pid, int signal)
-    {
-        if (Kill(pid, signal) != 0)
-        {
-            return;
-        }
-
-        var stopping = Stopwatch.StartNew();
-        while (Directory.Exists($"/proc/{pid}") && stopping.Elapsed < s_stopTimeout)
-        {
-            await Task.Delay(TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
-        }
-    }
-
     /// <summary>A port nothing listens on now; the kernel does not hand it out again at once, so the server gets it.</summary>
     private static int FreeLoopbackPort()
     {
@@ -96,7 +79,4 @@ internal sealed partial class ServerInstance(ServerRow row, DurabilityTiers tier
         listener.Stop();
         return port;
     }
-
-    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
 }

@@ -93,7 +93,8 @@ public abstract class ServerRow : StoreRow
     {
         ServerStoreOptions serverOptions = ServerStoreOptions.From(options);
         string endpoint = serverOptions.Endpoint ?? UserEndpoint ?? _server.Running(options.Durability)?.Endpoint
-            ?? throw new StoreUnavailableException(Name, $"no server runs for it here: point it at one with {EndpointVariable} or --endpoint (KvBench starts its own for a suite: the tests, the evaluation)");
+            ?? PublishedServers.Endpoint(Name, options.Durability)
+            ?? throw new StoreUnavailableException(Name, $"no server runs for it: start KvBench's with `kvbench servers up`, or point it at one with {EndpointVariable} or --endpoint");
         return OpenAdapter(serverOptions, endpoint, ServerStoreName.Of(options.Directory));
     }
 

@@ -30,7 +30,8 @@ public sealed record ServerStoreOptions : StoreOptions
     /// (<see langword="null"/>): the row's environment variable (<see cref="ServerRow.EndpointVariable"/>, for example
     /// <c>KVBENCH_REDIS_ENDPOINT</c>) when it is set, so a team can point every command at the server it runs, else the
     /// server KvBench started for the row in this process (a test suite or the evaluation starts it through
-    /// <see cref="StoreRow.CreateHost"/>, at the durability asked for).
+    /// <see cref="StoreRow.CreateHost"/>), else the one <c>kvbench servers up</c> runs (<see cref="PublishedServers"/>);
+    /// KvBench's own servers are chosen at the durability asked for.
     /// </summary>
     public string? Endpoint { get; init; }
 

@@ -1,4 +1,6 @@
+using KvBench.Cli;
 using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -11,7 +13,10 @@ public sealed class ServerLifecycleCollection
     public const string Name = "Server lifecycle";
 }
 
-/// <summary>KvBench's servers are real processes that are gone, with everything they forked and their data, once stopped.</summary>
+/// <summary>
+/// KvBench's servers are real processes that are gone, with everything they forked and their data, once stopped: those
+/// a suite starts, and those <c>kvbench servers up</c> runs for every kvbench process of the machine.
+/// </summary>
 [Trait("Category", "Servers")]
 [Collection(ServerLifecycleCollection.Name)]
 public sealed class ServerLifecycleTests
@@ -49,5 +54,50 @@ public sealed class ServerLifecycleTests
             Assert.False(Directory.Exists(server.DataDirectory), $"{server.Server}'s data directory is still there.");
         });
         Assert.All(rows, row => Assert.Null(row.ServerProcessId(Durability.Buffered)));
+    }
+
+    [Fact]
+    public async Task Servers_up_serves_every_kvbench_process_without_an_endpoint_until_servers_down_stops_them()
+    {
+        TimeSpan timeout = TimeSpan.FromSeconds(180);
+        string[] names = [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null).Select(row => row.Name)];
+        Assert.NotEmpty(names);
+        using var directory = new TempDirectory();
+        List<string[]> servers = [];
+        await using (CliProcess up = KvBenchCli.Locate().Start(["servers", "up", "--stores", .. names]))
+        {
+            await foreach (string line in up.OutputLines.ReadAllAsync().WithCancellation(new CancellationTokenSource(timeout).Token))
+            {
+                if (line.StartsWith("kvbench: servers up", StringComparison.Ordinal))
+                {
+                    break;
+                }
+
+                servers.Add(line.Split('\t'));
+            }
+
+            Assert.Equal(
+                [.. names.SelectMany(name => Enum.GetValues<Durability>().Select(durability => $"{name} {durability}"))],
+                servers.Select(server => $"{server[0]} {server[1]}"));
+            CliRunResult status = await KvBenchCli.Locate().RunAsync(["servers", "status"], timeout);
+            Assert.Equal(servers.Select(server => string.Join('\t', server)), status.Output.Trim().Split('\n'));
+
+            foreach (string name in names)
+            {
+                string[] store = ["--store", name, "--dir", directory.Combine(name), "--durability", "Synced"];
+                CliRunResult put = await KvBenchCli.Locate().RunAsync(["put", .. store, "user:1", "Ada"], timeout);
+                CliRunResult get = await KvBenchCli.Locate().RunAsync(["get", .. store, "user:1"], timeout);
+                Assert.True(put.ExitCode == ExitCodes.Ok, put.Error);
+                Assert.Equal("Ada", get.Output.Trim());
+            }
+
+            CliRunResult down = await KvBenchCli.Locate().RunAsync(["servers", "down"], timeout);
+            Assert.Equal("kvbench: servers stopped.", down.Output.Trim());
+            Assert.Equal(ExitCodes.Ok, await up.WaitForExitAsync(timeout));
+        }
+
+        Assert.Null(PublishedServers.Read());
+        Assert.All(servers, server => Assert.False(ProcessTree.Exists(int.Parse(server[3], System.Globalization.CultureInfo.InvariantCulture)), $"{server[0]} {server[1]} still runs."));
+        Assert.Equal("kvbench: no servers are up.", (await KvBenchCli.Locate().RunAsync(["servers", "status"], timeout)).Output.Trim());
     }
 }
