@@ -24,10 +24,17 @@ internal static class ServersCommand
     {
         var stores = new Option<string[]>("--stores")
         {
-            Description = $"The server rows to start (default: every one available here: {string.Join(", ", StoreCatalog.AvailableServerNames)}).",
+            Description = $"The server rows to start, of {string.Join(", ", StoreCatalog.ServerNames)} (default: every one available here).",
             AllowMultipleArgumentsPerToken = true,
             HelpName = "rows",
         };
+        stores.Validators.Add(static result =>
+        {
+            foreach (string name in result.Tokens.Select(token => token.Value).Where(name => !StoreCatalog.ServerNames.Contains(name, StringComparer.OrdinalIgnoreCase)))
+            {
+                result.AddError($"'{name}' is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.");
+            }
+        });
         var command = new Command("up", "Installs (from Debian's packages, as root) and starts the servers, prints where each listens, and runs until `kvbench servers down` or Ctrl+C, then stops them and deletes their data.")
         {
             stores,

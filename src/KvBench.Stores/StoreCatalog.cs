@@ -83,8 +83,11 @@ public static class StoreCatalog
     /// <summary>The names of <see cref="ServerRows"/>.</summary>
     public static IReadOnlyList<string> ServerNames { get; } = [.. s_serverRows.Select(row => row.Name)];
 
-    /// <summary>The server rows whose server is installed here or can be (or that point at a user's server).</summary>
-    public static IReadOnlyList<string> AvailableServerNames { get; } = [.. s_serverRows.Where(row => row.IsAvailable).Select(row => row.Name)];
+    /// <summary>
+    /// The server rows whose server is installed here or can be (or that point at a user's server). Asked when read, not
+    /// when the catalog loads: the answer asks dpkg, which a command that opens no server row should not wait for.
+    /// </summary>
+    public static IReadOnlyList<string> AvailableServerNames => [.. s_serverRows.Where(row => row.IsAvailable).Select(row => row.Name)];
 
     /// <summary>Every name <see cref="Open"/> accepts: <see cref="Names"/>, <see cref="StrategyNames"/>, then <see cref="ServerNames"/>.</summary>
     public static IReadOnlyList<string> AllNames { get; } = [.. Names, .. StrategyNames, .. ServerNames];
