@@ -4,6 +4,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
+using Xunit.Abstractions;
+
 namespace KvBench.Tests.Servers;
 
 /// <summary>No parallel class holds a server while these tests run, so the last stop they see is the real one.</summary>
@@ -19,7 +21,7 @@ public sealed class ServerLifecycleCollection
 /// </summary>
 [Trait("Category", "Servers")]
 [Collection(ServerLifecycleCollection.Name)]
-public sealed class ServerLifecycleTests
+public sealed class ServerLifecycleTests(ITestOutputHelper output)
 {
     [Fact]
     public async Task Every_server_runs_while_its_suite_does_and_leaves_no_process_and_no_data_once_stopped()
@@ -66,16 +68,7 @@ public sealed class ServerLifecycleTests
         List<string[]> servers = [];
         await using (CliProcess up = KvBenchCli.Locate().Start(["servers", "up", "--stores", .. names]))
         {
-            await foreach (string line in up.OutputLines.ReadAllAsync().WithCancellation(new CancellationTokenSource(timeout).Token))
-            {
-                if (line.StartsWith("kvbench: servers up", StringComparison.Ordinal))
-                {
-                    break;
-                }
-
-                servers.Add(line.Split('\t'));
-            }
-
+            servers.AddRange(await ServersListedAsync(up, timeout));
             Assert.Equal(
                 [.. names.SelectMany(name => Enum.GetValues<Durability>().Select(durability => $"{name} {durability}"))],
                 servers.Select(server => $"{server[0]} {server[1]}"));
@@ -99,5 +92,52 @@ public sealed class ServerLifecycleTests
         Assert.Null(PublishedServers.Read());
         Assert.All(servers, server => Assert.False(ProcessTree.Exists(int.Parse(server[3], System.Globalization.CultureInfo.InvariantCulture)), $"{server[0]} {server[1]} still runs."));
         Assert.Equal("kvbench: no servers are up.", (await KvBenchCli.Locate().RunAsync(["servers", "status"], timeout)).Output.Trim());
+    }
+
+    [Fact]
+    public async Task Two_processes_share_each_server_row_on_the_servers_that_servers_up_runs()
+    {
+        TimeSpan timeout = TimeSpan.FromSeconds(180);
+        string[] names = [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null).Select(row => row.Name)];
+        using var directory = new TempDirectory();
+        await using CliProcess up = KvBenchCli.Locate().Start(["servers", "up", "--stores", .. names]);
+        _ = await ServersListedAsync(up, timeout);
+        try
+        {
+            foreach (string name in names)
+            {
+                // Both workers, and this process's checks, find the servers through the file servers up publishes.
+                MultiProcessMeasurement measured = await new MultiProcessProbe(KvBenchCli.Locate()).MeasureAsync(name, directory.Combine(name));
+
+                output.WriteLine(measured.ToString());
+                Assert.True(measured.MatchesDeclared, measured.ToString());
+                Assert.Equal(MultiProcessLevel.Shared, measured.Measured);
+                Assert.All(measured.Verified.Values, verified => Assert.True(verified.Ok, measured.ToString()));
+            }
+        }
+        finally
+        {
+            await KvBenchCli.Locate().RunAsync(["servers", "down"], timeout);
+        }
+
+        Assert.Equal(ExitCodes.Ok, await up.WaitForExitAsync(timeout));
+    }
+
+    /// <summary>The server lines <c>servers up</c> prints (row, durability, endpoint, pid) before it says they are up.</summary>
+    private static async Task<List<string[]>> ServersListedAsync(CliProcess up, TimeSpan timeout)
+    {
+        List<string[]> servers = [];
+        using var deadline = new CancellationTokenSource(timeout);
+        await foreach (string line in up.OutputLines.ReadAllAsync(deadline.Token))
+        {
+            if (line.StartsWith("kvbench: servers up", StringComparison.Ordinal))
+            {
+                return servers;
+            }
+
+            servers.Add(line.Split('\t'));
+        }
+
+        throw new InvalidOperationException($"`kvbench servers up` ended before its servers were up: {up.StandardError}");
     }
 }

@@ -9,8 +9,9 @@ namespace KvBench.Tests.Servers;
 
 /// <summary>
 /// Every server row's claims, measured as <see cref="ProbeTests"/> measures the embedded rows', but the two-process
-/// level: the probe's second process would need the endpoint of the server this process started, which it has no way
-/// to learn yet. The scan probe decides whether Redis' sorted-set index makes its prefix scans the seeks it claims.
+/// level, which needs servers both processes find (<see cref="ServerLifecycleTests"/> measures it on those
+/// <c>kvbench servers up</c> runs). The scan probe decides whether Redis' sorted-set index makes its prefix scans the
+/// seeks it claims.
 /// </summary>
 [Trait("Category", "Servers")]
 public sealed class ServerProbeTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
