@@ -13,6 +13,7 @@ internal static class KeyValueCommands
         Argument<byte[]> value = StoreArguments.Bytes("value", "The value; may be empty.");
         var command = new Command("put", "Writes a value under a key (inserting or overwriting) and flushes it to the chosen durability.") { key, value };
         StoreArguments.AddTo(command);
+        StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -29,6 +30,7 @@ internal static class KeyValueCommands
         Argument<byte[]> key = StoreArguments.Bytes("key", "The key.");
         var command = new Command("get", $"Prints the value of a key; exit code {ExitCodes.NotFound} when there is none.") { key };
         StoreArguments.AddTo(command, readsOnly: true);
+        StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -50,6 +52,7 @@ internal static class KeyValueCommands
         Argument<byte[]> key = StoreArguments.Bytes("key", "The key.");
         var command = new Command("delete", $"Removes a key; exit code {ExitCodes.NotFound} when there was none.") { key };
         StoreArguments.AddTo(command);
+        StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -71,6 +74,7 @@ internal static class KeyValueCommands
         Argument<byte[]> prefix = StoreArguments.Bytes("prefix", "Only keys that start with it; every key when left out.", optional: true);
         var command = new Command("scan", "Prints every entry whose key starts with a prefix, one `key<TAB>value` line each, in ascending unsigned byte order of keys.") { prefix };
         StoreArguments.AddTo(command, readsOnly: true);
+        StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {

@@ -15,6 +15,7 @@ public static class KvBenchCommand
             """)
         {
             StoresCommand.Create(),
+            ServersCommand.Create(),
             KeyValueCommands.Put(),
             KeyValueCommands.Get(),
             KeyValueCommands.Delete(),

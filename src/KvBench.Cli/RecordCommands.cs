@@ -37,6 +37,7 @@ internal static class RecordCommands
             s_count, s_valueBytes, s_seed, s_valueVersion, batch,
         };
         StoreArguments.AddTo(command);
+        StoreArguments.AddEndpointTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             long count = parseResult.GetValue(s_count);
@@ -64,6 +65,7 @@ internal static class RecordCommands
             s_count, s_valueBytes, s_seed, s_valueVersion, sample,
         };
         StoreArguments.AddTo(command, readsOnly: true);
+        StoreArguments.AddEndpointTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             long count = parseResult.GetValue(s_count);

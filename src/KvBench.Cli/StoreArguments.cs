@@ -4,6 +4,7 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Cli;
 
@@ -14,7 +15,7 @@ internal static class StoreArguments
 
     public static Option<string> Directory { get; } = new("--dir", "-d")
     {
-        Description = "The store's directory; created when missing.",
+        Description = "The store's directory; created when missing. A server row writes nothing there: the directory's path names its store on the server.",
         Required = true,
     };
 
@@ -29,6 +30,14 @@ internal static class StoreArguments
         Description = "ReadWrite, ReadOnly, or Secondary (a follower of a writer in another process). Reading beside a writer "
             + "that holds the store needs ReadOnly or Secondary.",
         DefaultValueFactory = static _ => StoreAccess.ReadWrite,
+    };
+
+    public static Option<string> Endpoint { get; } = new("--endpoint")
+    {
+        Description = "A server row's server: host:port, or its client's connection string. Default: the row's variable "
+            + $"({string.Join(", ", StoreCatalog.ServerRows.Select(row => row.EndpointVariable))}). The server's durability "
+            + "setting must be the one --durability asks for; --dir names the store on it.",
+        HelpName = "host:port",
     };
 
     public static Option<bool> Hex { get; } = new("--hex", "-x")
@@ -48,6 +57,19 @@ internal static class StoreArguments
         }
     }
 
+    /// <summary>Adds <c>--endpoint</c> to a command that opens its store with <see cref="Open"/>; given with an embedded row, it is a usage error.</summary>
+    public static void AddEndpointTo(Command command)
+    {
+        command.Options.Add(Endpoint);
+        command.Validators.Add(static result =>
+        {
+            if (result.GetValue(Endpoint) is not null && result.GetValue(Store) is { } store && UnknownStore(store) is null && StoreCatalog.Row(store) is not ServerRow)
+            {
+                result.AddError($"--endpoint points a server row ({string.Join(", ", StoreCatalog.ServerNames)}) at its server; {CanonicalName(store)} keeps its data in --dir.");
+            }
+        });
+    }
+
     /// <summary>An argument of bytes: UTF-8 text, or hexadecimal with <c>--hex</c>; bad hexadecimal is a usage error.</summary>
     public static Argument<byte[]> Bytes(string name, string description, bool optional = false)
     {
@@ -62,13 +84,17 @@ internal static class StoreArguments
         return argument;
     }
 
-    public static IKeyValueStore Open(ParseResult parseResult, StoreAccess access = StoreAccess.ReadWrite) =>
-        StoreCatalog.Open(parseResult.GetRequiredValue(Store), new StoreOptions
+    public static IKeyValueStore Open(ParseResult parseResult, StoreAccess access = StoreAccess.ReadWrite)
+    {
+        var options = new StoreOptions
         {
             Directory = parseResult.GetRequiredValue(Directory),
             Durability = parseResult.GetValue(Durability),
             Access = access,
-        });
+        };
+        string? endpoint = parseResult.GetValue(Endpoint);
+        return StoreCatalog.Open(parseResult.GetRequiredValue(Store), endpoint is null ? options : new ServerStoreOptions(options) { Endpoint = endpoint });
+    }
 
     /// <summary>Opens the store with the access <c>--access</c> asks for.</summary>
     public static IKeyValueStore OpenForReading(ParseResult parseResult) => Open(parseResult, parseResult.GetValue(Access));

@@ -52,6 +52,7 @@ internal static class WorkloadCommands
             workload, mix, distribution, s_records, valueBytes, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption,
         };
         StoreArguments.AddTo(command);
+        StoreArguments.AddEndpointTo(command);
         command.Validators.Add(result =>
         {
             if (result.GetValue(workload) is not null && result.GetValue(mix) is not null)

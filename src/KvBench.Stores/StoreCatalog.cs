@@ -3,8 +3,12 @@ using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.LiteDb;
 using KvBench.Stores.Lmdb;
+using KvBench.Stores.MariaDb;
 using KvBench.Stores.Memory;
+using KvBench.Stores.PostgreSql;
+using KvBench.Stores.Redis;
 using KvBench.Stores.RocksDb;
+using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
 namespace KvBench.Stores;
@@ -43,6 +47,18 @@ public static class StoreCatalog
         SqliteRow.AdoNet,
     ];
 
+    /// <summary>
+    /// The rows whose store is a server KvBench runs on loopback (or a user's own, <see cref="ServerStoreOptions.Endpoint"/>).
+    /// Listed apart from <see cref="Names"/>: the default evaluation compares embedded stores and keeps to its time budget,
+    /// and a server is installed and started only for a suite that asks for these rows.
+    /// </summary>
+    private static readonly ServerRow[] s_serverRows =
+    [
+        new RedisRow(),
+        new PostgreSqlRow(),
+        new MariaDbRow(),
+    ];
+
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>
     public static IReadOnlyList<StoreRow> Rows => s_rows;
 
@@ -61,15 +77,27 @@ public static class StoreCatalog
     /// <summary>The strategy rows that can be opened here.</summary>
     public static IReadOnlyList<string> AvailableStrategyNames { get; } = [.. s_strategyRows.Where(row => row.IsAvailable).Select(row => row.Name)];
 
-    /// <summary>Every name <see cref="Open"/> accepts: <see cref="Names"/>, then <see cref="StrategyNames"/>.</summary>
-    public static IReadOnlyList<string> AllNames { get; } = [.. Names, .. StrategyNames];
+    /// <summary>The server rows: stores that live in a server process (see <see cref="ServerRow"/>), not in the caller's.</summary>
+    public static IReadOnlyList<ServerRow> ServerRows => s_serverRows;
+
+    /// <summary>The names of <see cref="ServerRows"/>.</summary>
+    public static IReadOnlyList<string> ServerNames { get; } = [.. s_serverRows.Select(row => row.Name)];
+
+    /// <summary>
+    /// The server rows whose server is installed here or can be (or that point at a user's server). Asked when read, not
+    /// when the catalog loads: the answer asks dpkg, which a command that opens no server row should not wait for.
+    /// </summary>
+    public static IReadOnlyList<string> AvailableServerNames => [.. s_serverRows.Where(row => row.IsAvailable).Select(row => row.Name)];
+
+    /// <summary>Every name <see cref="Open"/> accepts: <see cref="Names"/>, <see cref="StrategyNames"/>, then <see cref="ServerNames"/>.</summary>
+    public static IReadOnlyList<string> AllNames { get; } = [.. Names, .. StrategyNames, .. ServerNames];
 
     /// <summary>The definition of the row <paramref name="name"/> (case-insensitive).</summary>
     /// <exception cref="ArgumentException">No row has that name; the message lists the names.</exception>
     public static StoreRow Row(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return s_rows.Concat(s_strategyRows).FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
+        return s_rows.Concat(s_strategyRows).Concat(s_serverRows).FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
             ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", AllNames)}.", nameof(name));
     }
 

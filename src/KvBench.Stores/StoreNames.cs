@@ -44,4 +44,13 @@ public static class StoreNames
 
     /// <summary>The in-process floor; not a candidate.</summary>
     public const string Memory = "Memory";
+
+    /// <summary>Redis through StackExchange.Redis: values under a key prefix, a sorted-set index, the append-only file.</summary>
+    public const string Redis = "Redis";
+
+    /// <summary>PostgreSQL through Npgsql: one bytea key-value table.</summary>
+    public const string PostgreSql = "PostgreSQL";
+
+    /// <summary>MariaDB through MySqlConnector: one InnoDB VARBINARY/LONGBLOB key-value table.</summary>
+    public const string MariaDb = "MariaDB";
 }

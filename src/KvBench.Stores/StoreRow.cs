@@ -102,7 +102,7 @@ public abstract class StoreRow
     public IKeyValueStore Open(StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (UnavailableReason is { } reason)
+        if (UnavailableReasonFor(options) is { } reason)
         {
             throw new StoreUnavailableException(Name, reason);
         }
@@ -167,6 +167,12 @@ public abstract class StoreRow
     /// <see langword="null"/>. Default: always available.
     /// </summary>
     private protected virtual string? CheckAvailability() => null;
+
+    /// <summary>
+    /// Why the row cannot be opened with <paramref name="options"/>, or <see langword="null"/>. Default:
+    /// <see cref="UnavailableReason"/> (a server row given the endpoint of a server of the user's own needs nothing here).
+    /// </summary>
+    private protected virtual string? UnavailableReasonFor(StoreOptions options) => UnavailableReason;
 
     /// <summary>Names the package and native library versions behind the row; asked only when the row is available.</summary>
     private protected abstract string DescribeEngine();

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 
 using KvBench.Core;
@@ -7,18 +8,29 @@ using KvBench.Stores;
 namespace KvBench.Tests.Conformance;
 
 /// <summary>
-/// The contract every row honours, run over every name in <see cref="StoreCatalog.AvailableNames"/> and
-/// <see cref="StoreCatalog.AvailableStrategyNames"/>: a store or strategy added to
-/// the catalog is tested here with no test code added. What a row needs running is started once for the suite
-/// (<see cref="RowHostsFixture"/>).
+/// The contract every row honours, written once and run by each class below over its rows: the embedded and strategy
+/// rows (<see cref="ConformanceTests"/>) and the server rows (<see cref="ServerConformanceTests"/>). A row added to the
+/// catalog is tested here with no test code added. Each class names its rows in three static members that the theories
+/// find by name on the class being run (xUnit looks a <c>MemberData</c> member up on the test class itself), and starts
+/// what its rows need running once for the class.
 /// </summary>
-public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
+[SuppressMessage("Usage", "xUnit1015:MemberData must reference an existing member", Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
+public abstract class ConformanceSuite
 {
+    /// <summary>The rows every theory runs over: a static <c>TheoryData&lt;string&gt;</c> of the test class.</summary>
+    private protected const string RowsMember = "RowsUnderTest";
+
+    /// <summary>Every (row, tier) the rows offer: a static <c>TheoryData&lt;string, Durability&gt;</c> of the test class.</summary>
+    private protected const string TiersMember = "TiersUnderTest";
+
+    /// <summary>The rows that keep data past a dispose: a static <c>TheoryData&lt;string&gt;</c> of the test class.</summary>
+    private protected const string PersistentRowsMember = "PersistentRowsUnderTest";
+
     /// <summary>The longest key or value the suite writes for real; past it, a limit is checked only by refusal.</summary>
     private const int LargestWrittenBytes = 4 * 1024 * 1024;
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void Put_then_get_returns_the_same_bytes(string name)
     {
         using var directory = new TempDirectory();
@@ -37,7 +49,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void Put_overwrites_an_existing_value(string name)
     {
         using var directory = new TempDirectory();
@@ -53,7 +65,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void Delete_reports_whether_something_was_removed(string name)
     {
         using var directory = new TempDirectory();
@@ -72,7 +84,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void A_missing_key_is_absent_and_leaves_the_destination_untouched(string name)
     {
         using var directory = new TempDirectory();
@@ -87,7 +99,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void An_empty_value_is_a_value(string name)
     {
         using var directory = new TempDirectory();
@@ -103,7 +115,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void Keys_and_values_may_hold_any_byte(string name)
     {
         using var directory = new TempDirectory();
@@ -125,7 +137,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanPrefix_returns_matches_in_ascending_unsigned_byte_order(string name)
     {
         using var directory = new TempDirectory();
@@ -142,7 +154,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanPrefix_pages_through_more_entries_than_fit_in_one_read(string name)
     {
         using var directory = new TempDirectory();
@@ -158,7 +170,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_returns_keys_at_or_after_the_start_in_ascending_unsigned_byte_order(string name)
     {
         using var directory = new TempDirectory();
@@ -178,7 +190,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_returns_at_most_limit_entries(string name)
     {
         using var directory = new TempDirectory();
@@ -200,7 +212,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_with_a_negative_limit_throws_ArgumentOutOfRangeException(string name)
     {
         using var directory = new TempDirectory();
@@ -212,7 +224,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_pages_through_more_entries_than_fit_in_one_read(string name)
     {
         using var directory = new TempDirectory();
@@ -228,7 +240,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_a_start_key_longer_than_the_declared_key_limit_returns_the_keys_after_it(string name)
     {
         using var directory = new TempDirectory();
@@ -249,7 +261,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void ScanFrom_agrees_with_a_sorted_full_scan_from_random_starts(string name)
     {
         using var directory = new TempDirectory();
@@ -290,7 +302,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void PutMany_writes_every_item(string name)
     {
         using var directory = new TempDirectory();
@@ -304,7 +316,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void PutMany_with_one_bad_item_writes_nothing(string name)
     {
         using var directory = new TempDirectory();
@@ -319,7 +331,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void A_value_of_several_mebibytes_round_trips(string name)
     {
         using var directory = new TempDirectory();
@@ -334,7 +346,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void A_key_at_the_declared_limit_works_and_one_byte_more_is_refused_naming_the_limit(string name)
     {
         using var directory = new TempDirectory();
@@ -359,7 +371,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void A_value_one_byte_over_the_declared_limit_is_refused_naming_the_limit(string name)
     {
         using var directory = new TempDirectory();
@@ -374,7 +386,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void An_empty_key_is_refused(string name)
     {
         using var directory = new TempDirectory();
@@ -389,7 +401,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public void Every_call_after_dispose_throws_ObjectDisposedException(string name)
     {
         using var directory = new TempDirectory();
@@ -411,7 +423,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.OfferedTiersWithStrategies), MemberType = typeof(Rows))]
+    [MemberData(TiersMember)]
     public void Flushed_writes_survive_dispose_and_reopen(string name, Durability durability)
     {
         using var directory = new TempDirectory();
@@ -435,23 +447,8 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
         Assert.Equal(items.Length - 1, reopened.ScanPrefix(ReadOnlyMemory<byte>.Empty).Count());
     }
 
-    [Fact]
-    public void Memory_declares_no_durability_tier_and_forgets_on_dispose()
-    {
-        using var directory = new TempDirectory();
-        var options = new StoreOptions { Directory = directory.Path };
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, options))
-        {
-            Assert.Equal(DurabilityTiers.None, store.Capabilities.Durability);
-            store.Put(TestData.Key(1), [1]);
-        }
-
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Memory, options);
-        Assert.Null(reopened.Get(TestData.Key(1)));
-    }
-
     [Theory]
-    [MemberData(nameof(Rows.PersistentWithStrategies), MemberType = typeof(Rows))]
+    [MemberData(PersistentRowsMember)]
     public void Opening_a_missing_store_to_read_gives_the_typed_error_and_creates_nothing(string name)
     {
         using var directory = new TempDirectory();
@@ -471,7 +468,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.PersistentWithStrategies), MemberType = typeof(Rows))]
+    [MemberData(PersistentRowsMember)]
     public void A_store_opened_read_only_reads_and_refuses_writes(string name)
     {
         using var directory = new TempDirectory();
@@ -490,7 +487,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
     }
 
     [Theory]
-    [MemberData(nameof(Rows.WithStrategies), MemberType = typeof(Rows))]
+    [MemberData(RowsMember)]
     public async Task Eight_threads_writing_and_reading_at_once_lose_nothing(string name)
     {
         const int Threads = 8;
@@ -528,7 +525,7 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
         Assert.Equal(Threads * KeysPerThread, store.ScanPrefix(ReadOnlyMemory<byte>.Empty).Count());
     }
 
-    private static IKeyValueStore Open(string name, TempDirectory directory) =>
+    private protected static IKeyValueStore Open(string name, TempDirectory directory) =>
         StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path });
 
     /// <summary>Puts keys that need unsigned byte order (0x00, 0xFF, a key and its extensions), each with a value of the key and 0xAB.</summary>
@@ -597,4 +594,46 @@ public sealed class ConformanceTests : IClassFixture<RowHostsFixture>
         {
         }
     }
+}
+
+/// <summary>
+/// The suite over every name in <see cref="StoreCatalog.AvailableNames"/> and <see cref="StoreCatalog.AvailableStrategyNames"/>;
+/// what those rows need running is started once for the class (<see cref="RowHostsFixture"/>).
+/// </summary>
+public sealed class ConformanceTests : ConformanceSuite, IClassFixture<RowHostsFixture>
+{
+    public static TheoryData<string> RowsUnderTest => Rows.WithStrategies;
+
+    public static TheoryData<string, Durability> TiersUnderTest => Rows.OfferedTiersWithStrategies;
+
+    public static TheoryData<string> PersistentRowsUnderTest => Rows.PersistentWithStrategies;
+
+    [Fact]
+    public void Memory_declares_no_durability_tier_and_forgets_on_dispose()
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path };
+        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, options))
+        {
+            Assert.Equal(DurabilityTiers.None, store.Capabilities.Durability);
+            store.Put(TestData.Key(1), [1]);
+        }
+
+        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Memory, options);
+        Assert.Null(reopened.Get(TestData.Key(1)));
+    }
+}
+
+/// <summary>
+/// The suite over every server row available here (<see cref="StoreCatalog.AvailableServerNames"/>), their servers
+/// installed when missing, started once for the class and stopped after it (<see cref="ServerHostsFixture"/>).
+/// </summary>
+[Trait("Category", "Servers")]
+public sealed class ServerConformanceTests : ConformanceSuite, IClassFixture<ServerHostsFixture>
+{
+    public static TheoryData<string> RowsUnderTest => Rows.Servers;
+
+    public static TheoryData<string, Durability> TiersUnderTest => Rows.ServerTiers;
+
+    public static TheoryData<string> PersistentRowsUnderTest => Rows.Servers;
 }

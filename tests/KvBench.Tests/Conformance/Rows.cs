@@ -26,6 +26,12 @@ public static class Rows
     /// <summary><see cref="Persistent"/> rows of <see cref="WithStrategies"/>.</summary>
     public static TheoryData<string> PersistentWithStrategies => new(AvailableWithStrategies.Where(IsPersistent));
 
+    /// <summary>The server rows available here (their server installed, or installable when a suite starts it).</summary>
+    public static TheoryData<string> Servers => new(StoreCatalog.AvailableServerNames);
+
+    /// <summary><see cref="OfferedTiers"/> of <see cref="Servers"/>.</summary>
+    public static TheoryData<string, Durability> ServerTiers => Tiers(StoreCatalog.AvailableServerNames);
+
     private static IEnumerable<string> AvailableWithStrategies => StoreCatalog.AvailableNames.Concat(StoreCatalog.AvailableStrategyNames);
 
     private static bool IsPersistent(string name) => StoreCatalog.DeclaredCapabilities(name).Durability != DurabilityTiers.None;

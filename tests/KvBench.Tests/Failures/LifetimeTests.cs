@@ -22,7 +22,10 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
 
     [Theory]
     [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
-    public void Dispose_waits_for_calls_in_flight_and_later_calls_get_ObjectDisposedException(string name)
+    public void Dispose_waits_for_calls_in_flight_and_later_calls_get_ObjectDisposedException(string name) => DisposeRacingCalls(name);
+
+    /// <summary>The check, for any row (<see cref="ServerLifetimeTests"/> runs it over the server rows).</summary>
+    internal static void DisposeRacingCalls(string name)
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
@@ -91,4 +94,13 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
 
     /// <summary>Record <paramref name="index"/>: every write of a key writes the same bytes, so any interleaving leaves them.</summary>
     private static KeyValuePair<byte[], byte[]> Record(int index) => new(TestData.Key(index), TestData.Bytes(64, seed: index));
+}
+
+/// <summary><see cref="LifetimeTests"/> over the server rows, their servers started once for the class.</summary>
+[Trait("Category", "Servers")]
+public sealed class ServerLifetimeTests : IClassFixture<ServerHostsFixture>
+{
+    [Theory]
+    [MemberData(nameof(Rows.Servers), MemberType = typeof(Rows))]
+    public void Dispose_waits_for_calls_in_flight_and_later_calls_get_ObjectDisposedException(string name) => LifetimeTests.DisposeRacingCalls(name);
 }

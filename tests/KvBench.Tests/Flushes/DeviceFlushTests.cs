@@ -28,15 +28,15 @@ namespace KvBench.Tests.Flushes;
 public sealed class DeviceFlushTests(ITestOutputHelper output)
 {
     /// <summary>Enough Puts that a few flushes of opening or closing do not move the per-Put count: at Synced they take 0.1 to 0.3 s here.</summary>
-    private const int Puts = 200;
+    internal const int Puts = 200;
 
     /// <summary>The Puts of the shorter run, whose count is subtracted.</summary>
     private const int BaseRecords = 50;
 
     /// <summary>At Buffered a checkpoint may flush now and then; one flush per ten Puts would already be a Synced store in disguise.</summary>
-    private const double MostBufferedFlushesPerPut = 0.1;
+    internal const double MostBufferedFlushesPerPut = 0.1;
 
-    private const string FlushCalls = "fsync,fdatasync,msync,sync_file_range,syncfs,sync";
+    internal const string FlushCalls = "fsync,fdatasync,msync,sync_file_range,syncfs,sync";
 
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(120);
 
@@ -100,7 +100,7 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         Assert.InRange(buffered, 0, 5);
     }
 
-    private static string Strace => "/usr/bin/strace";
+    internal static string Strace => "/usr/bin/strace";
 
     private static string Count(int records) => records.ToString(CultureInfo.InvariantCulture);
 
@@ -110,7 +110,12 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         string summary = directory.Combine($"strace-{Guid.NewGuid():N}.txt");
         CliRunResult run = await KvBenchCli.Locate().RunUnderAsync(Strace, ["-f", "--seccomp-bpf", "-qq", "-c", "-e", $"trace={FlushCalls}", "-o", summary], arguments, s_timeout);
         Assert.True(run.ExitCode == 0, $"kvbench {string.Join(' ', arguments)} under strace exited with {run.ExitCode}: {run.Error} {run.Output}");
+        return TracedCalls(summary);
+    }
 
+    /// <summary>The calls an <c>strace -c -o <paramref name="summary"/></c> counted.</summary>
+    internal static long TracedCalls(string summary)
+    {
         // strace -c ends with "100.00 <seconds> <usecs/call> <calls> [errors] total"; with no traced call it writes nothing.
         string? total = File.Exists(summary) ? File.ReadLines(summary).FirstOrDefault(line => line.TrimEnd().EndsWith(" total", StringComparison.Ordinal)) : null;
         return total is null ? 0 : long.Parse(total.Split(' ', StringSplitOptions.RemoveEmptyEntries)[3], CultureInfo.InvariantCulture);

@@ -10,7 +10,10 @@ public sealed class WorkloadRunnerTests
 {
     [Theory]
     [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
-    public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name)
+    public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name) => RunEveryYcsbPreset(name);
+
+    /// <summary>The check, for any row (<see cref="ServerWorkloadTests"/> runs it over the server rows).</summary>
+    internal static void RunEveryYcsbPreset(string name)
     {
         using var directory = new TempDirectory();
 
@@ -131,4 +134,13 @@ public sealed class WorkloadRunnerTests
     }
 
     private static RunSettings Brief(int threads) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
+}
+
+/// <summary>Every YCSB preset on every server row, their servers started once for the class.</summary>
+[Trait("Category", "Servers")]
+public sealed class ServerWorkloadTests : IClassFixture<ServerHostsFixture>
+{
+    [Theory]
+    [MemberData(nameof(Rows.Servers), MemberType = typeof(Rows))]
+    public void Every_ycsb_preset_runs_on_every_server_row_with_every_read_right(string name) => WorkloadRunnerTests.RunEveryYcsbPreset(name);
 }

@@ -1,0 +1,83 @@
+using System.Diagnostics;
+using System.Globalization;
+
+using KvBench.Core;
+using KvBench.Stores.Servers;
+
+using MySqlConnector;
+
+namespace KvBench.Stores.MariaDb;
+
+/// <summary>
+/// The <c>MariaDB</c> row: <see cref="MariaDbStore"/> over MySqlConnector, on Debian's MariaDB with InnoDB. Buffered is
+/// <c>innodb_flush_log_at_trx_commit=2</c> (the redo log is written at each commit and flushed about once a second),
+/// Synced is <c>1</c> (written and flushed at each commit).
+/// </summary>
+internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapabilities
+{
+    MaxKeyBytes = MariaDbStore.MaxKeyBytes,
+
+    // max_allowed_packet (16 MiB by default) bounds one statement, whose key and fields share it with the value:
+    // 64 KiB are left for them. Statements are prepared, so the value travels as it is, not escaped.
+    MaxValueBytes = (16 * 1024 * 1024) - (64 * 1024),
+    GrowsWithoutRestart = true,
+    MultiProcess = MultiProcessLevel.Shared,
+    OrderedPrefixScan = true,
+    Durability = DurabilityTiers.All,
+}, clientPackage: "MySqlConnector", debianPackage: "mariadb-server", endpointVariable: "KVBENCH_MARIADB_ENDPOINT")
+{
+    /// <summary>The user the package creates for the server; mariadbd refuses to run as root without being told to.</summary>
+    private const string ServerUser = "mysql";
+
+    /// <summary>innodb_flush_log_at_trx_commit holds for every session of a server, so KvBench runs one server per tier.</summary>
+    internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.Buffered, DurabilityTiers.Synced];
+
+    /// <summary>The innodb_flush_log_at_trx_commit that is each tier.</summary>
+    internal static int FlushLogAtCommitOf(Durability durability) => durability == Durability.Synced ? 1 : 2;
+
+    /// <summary>
+    /// <c>--no-defaults</c>: Debian's /etc/mysql files point at the system's own server (its socket under /run/mysqld);
+    /// root may log in over TCP without a password (<c>normal</c>), which is what a scratch server on loopback needs.
+    /// </summary>
+    internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) =>
+        ServerCommand.RunOrThrow(Name, new ProcessStartInfo("/usr/bin/mariadb-install-db",
+        [
+            "--no-defaults", $"--user={ServerUser}", $"--datadir={dataDirectory}", "--auth-root-authentication-method=normal",
+            "--skip-test-db",
+        ])
+        { WorkingDirectory = ServerDirectories.Root }, TimeSpan.FromMinutes(3));
+
+    internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) => new("/usr/sbin/mariadbd",
+    [
+        "--no-defaults", $"--user={ServerUser}", $"--datadir={dataDirectory}", $"--port={port.ToString(CultureInfo.InvariantCulture)}",
+        "--bind-address=127.0.0.1", $"--socket={Path.Combine(dataDirectory, "mariadb.sock")}", $"--pid-file={Path.Combine(dataDirectory, "mariadb.pid")}",
+        $"--innodb-flush-log-at-trx-commit={FlushLogAtCommitOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered).ToString(CultureInfo.InvariantCulture)}",
+    ])
+    { WorkingDirectory = ServerDirectories.Root };
+
+    /// <summary>Answers once root can log in over TCP; creates KvBench's database on the way.</summary>
+    internal override async Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await MariaDbStore.CreateDatabaseAsync(endpoint, cancellationToken).ConfigureAwait(false);
+            return true;
+        }
+        catch (MySqlException)
+        {
+            return false;
+        }
+    }
+
+    private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
+        new MariaDbStore(this, options, endpoint, storeName);
+
+    /// <summary>ER_DISK_FULL and ER_RECORD_FILE_FULL are a full disk; ER_NOT_KEYFILE and ER_CRASHED_ON_USAGE a damaged table.</summary>
+    private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
+    {
+        MySqlException { ErrorCode: MySqlErrorCode.DiskFull or MySqlErrorCode.RecordFileFull } => StoreFailure.Full,
+        MySqlException { ErrorCode: MySqlErrorCode.NotKeyFile or MySqlErrorCode.CrashedOnUsage } => StoreFailure.Damaged,
+        MySqlException => StoreFailure.Failed,
+        _ => StoreFailures.DotNetIo(error),
+    };
+}

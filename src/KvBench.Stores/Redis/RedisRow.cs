@@ -1,0 +1,86 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net.Sockets;
+
+using KvBench.Core;
+using KvBench.Stores.Servers;
+
+using StackExchange.Redis;
+
+namespace KvBench.Stores.Redis;
+
+/// <summary>
+/// The <c>Redis</c> row: <see cref="RedisStore"/> over StackExchange.Redis, on Debian's redis-server with its
+/// append-only file. Buffered is <c>appendfsync everysec</c> (the file is written before each reply and flushed once a
+/// second), Synced is <c>always</c> (flushed before each reply).
+/// </summary>
+internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabilities
+{
+    // proto-max-bulk-len (512 MiB by default) bounds one argument: a value, or a key with KvBench's prefix. A SET carries
+    // both, and client-query-buffer-limit (1 GiB by default) bounds one command, so keys stop at half a value's limit.
+    MaxKeyBytes = 256 * 1024 * 1024,
+    MaxValueBytes = 512 * 1024 * 1024,
+    GrowsWithoutRestart = true,
+    MultiProcess = MultiProcessLevel.Shared,
+
+    // Every key is also a member of one sorted set, written in the same MULTI/EXEC as its value, and ZRANGEBYLEX
+    // seeks it in unsigned byte order (memcmp), so a prefix scan reads only what it returns.
+    OrderedPrefixScan = true,
+    Durability = DurabilityTiers.All,
+}, clientPackage: "StackExchange.Redis", debianPackage: "redis-server", endpointVariable: "KVBENCH_REDIS_ENDPOINT")
+{
+    private const string RedisServer = "/usr/bin/redis-server";
+
+    /// <summary>appendfsync holds for every client of a server, so KvBench runs one server per tier.</summary>
+    internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.Buffered, DurabilityTiers.Synced];
+
+    /// <summary>The appendfsync setting that is each tier.</summary>
+    internal static string AppendFsyncOf(Durability durability) => durability == Durability.Synced ? "always" : "everysec";
+
+    internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
+
+    /// <summary>Runs as the caller (Redis needs no user of its own); <c>--save ""</c>: the append-only file is the only persistence, no snapshots.</summary>
+    internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) => new(RedisServer,
+    [
+        "--port", port.ToString(CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--dir", dataDirectory,
+        "--appendonly", "yes", "--appendfsync", AppendFsyncOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered),
+        "--save", string.Empty, "--daemonize", "no",
+    ]);
+
+    /// <summary>
+    /// A PING over a plain socket: StackExchange.Redis, asked to connect before the server listens, keeps retrying in the
+    /// background for longer than the whole ready timeout (seen here: a server ready in 20 ms never answered it).
+    /// </summary>
+    internal override async Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken)
+    {
+        int colon = endpoint.LastIndexOf(':');
+        try
+        {
+            using var client = new TcpClient();
+            await client.ConnectAsync(endpoint[..colon], int.Parse(endpoint.AsSpan(colon + 1), CultureInfo.InvariantCulture), cancellationToken).ConfigureAwait(false);
+            NetworkStream stream = client.GetStream();
+            await stream.WriteAsync("PING\r\n"u8.ToArray(), cancellationToken).ConfigureAwait(false);
+            byte[] reply = new byte[7];
+            int read = await stream.ReadAtLeastAsync(reply, reply.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
+            return reply.AsSpan(0, read).SequenceEqual("+PONG\r\n"u8);
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
+        new RedisStore(this, options, endpoint, storeName);
+
+    private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
+    {
+        RedisServerException server when server.Message.StartsWith("OOM", StringComparison.Ordinal) => StoreFailure.Full,
+        RedisException or RedisTimeoutException => StoreFailure.Failed,
+        _ => StoreFailures.DotNetIo(error),
+    };
+}

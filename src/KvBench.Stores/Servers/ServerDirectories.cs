@@ -1,0 +1,33 @@
+using KvBench.Core;
+
+namespace KvBench.Stores.Servers;
+
+/// <summary>Where KvBench's servers keep their data: one fresh directory per server under the system temp folder.</summary>
+internal static class ServerDirectories
+{
+    /// <summary>Every user may create a directory here (mode 1777, as /tmp), since PostgreSQL and MariaDB run as users of their own.</summary>
+    private const UnixFileMode Shared =
+        UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
+        | UnixFileMode.GroupRead | UnixFileMode.GroupWrite | UnixFileMode.GroupExecute
+        | UnixFileMode.OtherRead | UnixFileMode.OtherWrite | UnixFileMode.OtherExecute
+        | UnixFileMode.StickyBit;
+
+    /// <summary>The folder that holds every server's data directory.</summary>
+    public static string Root { get; } = Path.Combine(Path.GetTempPath(), "kvbench-servers");
+
+    /// <summary>A path for a new data directory, not yet created; its parent exists and lets the server's user create it.</summary>
+    public static string NewDataDirectory(string rowName, DurabilityTiers tiers)
+    {
+        if (!Directory.Exists(Root))
+        {
+            Directory.CreateDirectory(Root);
+            if (!OperatingSystem.IsWindows())
+            {
+                // Set after creating: the process's umask takes write bits away from a mode given at creation.
+                File.SetUnixFileMode(Root, Shared);
+            }
+        }
+
+        return Path.Combine(Root, $"{rowName}-{tiers}-{Guid.NewGuid():N}".ToLowerInvariant());
+    }
+}

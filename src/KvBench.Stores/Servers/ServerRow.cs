@@ -1,0 +1,120 @@
+using System.Diagnostics;
+
+using KvBench.Core;
+
+namespace KvBench.Stores.Servers;
+
+/// <summary>
+/// What every server row shares: where its server is (<see cref="ServerStoreOptions.Endpoint"/>, the row's environment
+/// variable, or the server KvBench started), how KvBench runs its own (installed from Debian's packages when first needed,
+/// a plain process on a free loopback port in a scratch data directory, one per durability setting where the setting is
+/// the server's and not the session's), and when the row can be had here. Each row says how its server is initialised,
+/// started and asked whether it answers, and opens its adapter on an endpoint.
+/// </summary>
+public abstract class ServerRow : StoreRow
+{
+    private readonly SharedServer _server;
+
+    private readonly string _clientPackage;
+
+    private protected ServerRow(string name, StoreCapabilities declared, string clientPackage, string debianPackage, string endpointVariable)
+        : base(name, declared)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(clientPackage);
+        ArgumentException.ThrowIfNullOrWhiteSpace(debianPackage);
+        ArgumentException.ThrowIfNullOrWhiteSpace(endpointVariable);
+        _clientPackage = clientPackage;
+        DebianPackage = debianPackage;
+        EndpointVariable = endpointVariable;
+        _server = new SharedServer(this);
+    }
+
+    /// <summary>The Debian package that holds the server, installed when the row's server is first needed.</summary>
+    public string DebianPackage { get; }
+
+    /// <summary>
+    /// The environment variable that points the row at a server of the user's own (<c>host:port</c> or a connection
+    /// string, as <see cref="ServerStoreOptions.Endpoint"/>); when set, KvBench starts no server for the row.
+    /// </summary>
+    public string EndpointVariable { get; }
+
+    /// <summary>
+    /// The server this process runs for the row, started once however many suites ask for it at once, or nothing when
+    /// <see cref="EndpointVariable"/> points at a server of the user's own.
+    /// </summary>
+    public override RowHost CreateHost() => UserEndpoint is null ? _server.Lease() : RowHost.None;
+
+    /// <summary>The server a user pointed the row at through <see cref="EndpointVariable"/>, or <see langword="null"/>.</summary>
+    internal string? UserEndpoint => Environment.GetEnvironmentVariable(EndpointVariable) is { Length: > 0 } endpoint ? endpoint : null;
+
+    /// <summary>
+    /// The durability settings of the servers KvBench runs for the row, one server each: a setting the server holds for
+    /// every session (Redis' appendfsync, InnoDB's flush at commit) needs a server per tier, so that two stores open at
+    /// two tiers never change each other's; a session's own setting (PostgreSQL's synchronous_commit) lets one server
+    /// serve both.
+    /// </summary>
+    internal abstract IReadOnlyList<DurabilityTiers> ServerTiers { get; }
+
+    /// <summary>
+    /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
+    /// a kill leaves nothing behind (the data directory is deleted either way).
+    /// </summary>
+    internal virtual int? StopSignal => null;
+
+    /// <summary>How long KvBench's server may take to answer after it started.</summary>
+    internal virtual TimeSpan ReadyTimeout => TimeSpan.FromSeconds(60);
+
+    /// <summary>The process id of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
+    internal int? ServerProcessId(Durability durability) => _server.Running(durability)?.ProcessId;
+
+    /// <summary>The data directory of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
+    internal string? ServerDataDirectory(Durability durability) => _server.Running(durability)?.DataDirectory;
+
+    /// <summary>The endpoint of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
+    internal string? ServerEndpoint(Durability durability) => _server.Running(durability)?.Endpoint;
+
+    /// <summary>
+    /// Creates a data directory at <paramref name="dataDirectory"/> (which does not exist yet; its parent lets every
+    /// user create one) for a server at <paramref name="tiers"/>, owned by the user the server runs as.
+    /// </summary>
+    internal abstract void InitializeData(string dataDirectory, DurabilityTiers tiers);
+
+    /// <summary>The command that runs the server on loopback at <paramref name="port"/>, in the foreground.</summary>
+    internal abstract ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers);
+
+    /// <summary>Whether the server at <paramref name="endpoint"/> answers yet; asked until it does.</summary>
+    internal abstract Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken);
+
+    /// <summary>An explicit endpoint needs nothing installed here; otherwise the row's own availability.</summary>
+    private protected override string? UnavailableReasonFor(StoreOptions options) =>
+        options is ServerStoreOptions { Endpoint: { Length: > 0 } } ? null : UnavailableReason;
+
+    private protected override IKeyValueStore OpenAdapter(StoreOptions options)
+    {
+        ServerStoreOptions serverOptions = ServerStoreOptions.From(options);
+        string endpoint = serverOptions.Endpoint ?? UserEndpoint ?? _server.Running(options.Durability)?.Endpoint
+            ?? PublishedServers.Endpoint(Name, options.Durability)
+            ?? throw new StoreUnavailableException(Name, $"no server runs for it: start KvBench's with `kvbench servers up`, or point it at one with {EndpointVariable} or --endpoint");
+        return OpenAdapter(serverOptions, endpoint, ServerStoreName.Of(options.Directory));
+    }
+
+    /// <summary>
+    /// Opens the adapter on the server at <paramref name="endpoint"/>, on the store named <paramref name="storeName"/>
+    /// there. The adapter reads the server's durability setting back and refuses a tier the server is not at
+    /// (<see cref="DurabilityNotOfferedException"/>), and answers a read-only or secondary open of a store the server
+    /// does not hold with <see cref="StoreNotFoundException"/>.
+    /// </summary>
+    private protected abstract IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName);
+
+    /// <summary>The store lives on the server, which the adapter asks (it knows where the server is); the directory holds nothing.</summary>
+    private protected override bool HoldsStore(string directory) => true;
+
+    private protected override string? CheckAvailability() =>
+        UserEndpoint is null && DebianPackages.WhyNotInstallable(DebianPackage) is { } reason
+            ? $"its server is not installed and cannot be installed here: {reason}"
+            : null;
+
+    /// <summary>The client package, and the server's Debian package (what KvBench starts; a user's own server may run another version).</summary>
+    private protected override string DescribeEngine() =>
+        $"{_clientPackage} {PackageVersion.Of(_clientPackage)}, {DebianPackage} " + (DebianPackages.InstalledVersion(DebianPackage) ?? "(installed when first needed)");
+}

@@ -1,0 +1,111 @@
+using System.Diagnostics;
+using System.Globalization;
+
+using KvBench.Core;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+using KvBench.Tests.Conformance;
+
+using Xunit.Abstractions;
+
+namespace KvBench.Tests.Flushes;
+
+/// <summary>
+/// What <see cref="DeviceFlushTests"/> checks for the embedded rows, for the server rows: a server's flushes happen in
+/// the server, not in the client, so strace follows the server KvBench started for the tier (every process and thread of
+/// it: PostgreSQL's backends and WAL writer, Redis' background threads, InnoDB's) while this process overwrites records
+/// with changed bytes one Put each; the store is then reopened and read back.
+/// </summary>
+[Trait("Category", "DeviceFlushes")]
+[Trait("Category", "Servers")]
+public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
+{
+    private static readonly TimeSpan s_attachTimeout = TimeSpan.FromSeconds(20);
+
+    [Theory]
+    [MemberData(nameof(Rows.ServerTiers), MemberType = typeof(Rows))]
+    public async Task A_changed_put_is_visible_after_reopen_and_flushes_the_servers_device_only_at_Synced(string name, Durability durability)
+    {
+        Assert.True(File.Exists(DeviceFlushTests.Strace), $"strace is not at {DeviceFlushTests.Strace}: `apt-get install strace`.");
+        var row = (ServerRow)StoreCatalog.Row(name);
+        int server = row.ServerProcessId(durability)
+            ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path, Durability = durability };
+        var records = new RecordSet(valueBytes: 128);
+        long flushes;
+        using (IKeyValueStore store = StoreCatalog.Open(name, options))
+        {
+            records.Load(store, DeviceFlushTests.Puts, version: 1);
+            store.Flush();
+
+            // Version 2 of every record: each Put changes the bytes its key holds.
+            flushes = await CountServerFlushes(server, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+        }
+
+        double perPut = (double)flushes / DeviceFlushTests.Puts;
+        output.WriteLine($"{name} {durability}: {flushes} flush calls in the server for {DeviceFlushTests.Puts} changed Puts: {perPut:0.00} per Put.");
+        using (IKeyValueStore reopened = StoreCatalog.Open(name, options))
+        {
+            VerificationResult read = records.Verify(reopened, DeviceFlushTests.Puts, version: 2);
+            Assert.True(read.Ok, $"After a reopen {read.Missing} records were missing and {read.Wrong} wrong.");
+        }
+
+        if (durability == Durability.Synced)
+        {
+            Assert.True(perPut >= 1, $"{name}'s server acknowledged Synced Puts with {perPut:0.00} device flushes each.");
+        }
+        else
+        {
+            Assert.True(perPut <= DeviceFlushTests.MostBufferedFlushesPerPut, $"{name}'s server flushed {perPut:0.00} times per Buffered Put.");
+        }
+    }
+
+    /// <summary>Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs.</summary>
+    private static async Task<long> CountServerFlushes(int server, string summary, Action puts)
+    {
+        int[] processes = [server, .. ProcessTree.Descendants(server)];
+        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-c", "-e", $"trace={DeviceFlushTests.FlushCalls}", "-o", summary])
+        {
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (int process in processes)
+        {
+            startInfo.ArgumentList.Add("-p");
+            startInfo.ArgumentList.Add(process.ToString(CultureInfo.InvariantCulture));
+        }
+
+        // strace says "Process N attached" on its standard error once it traces process N (and its threads).
+        int attached = 0;
+        var allAttached = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var strace = new Process { StartInfo = startInfo };
+        strace.ErrorDataReceived += (_, line) =>
+        {
+            if (line.Data?.Contains(" attached", StringComparison.Ordinal) == true && Interlocked.Increment(ref attached) == processes.Length)
+            {
+                allAttached.TrySetResult();
+            }
+        };
+        strace.Start();
+        strace.BeginErrorReadLine();
+        try
+        {
+            await allAttached.Task.WaitAsync(s_attachTimeout);
+            await Task.Run(puts);
+        }
+        finally
+        {
+            // SIGINT: strace detaches from the server, which runs on, and writes its summary.
+            using (Process interrupt = Process.Start("kill", ["-INT", strace.Id.ToString(CultureInfo.InvariantCulture)]))
+            {
+                await interrupt.WaitForExitAsync();
+            }
+
+            await strace.WaitForExitAsync();
+        }
+
+        return DeviceFlushTests.TracedCalls(summary);
+    }
+}
