@@ -112,6 +112,7 @@ public static class WorkloadRunner
             CheckedReads = workers.Sum(worker => worker.CheckedReads),
             Errors = workers.Sum(worker => worker.Errors),
             FirstError = workers.Select(worker => worker.FirstError).FirstOrDefault(error => error is not null),
+            FirstWrongRead = workers.Select(worker => worker.FirstWrongRead).FirstOrDefault(read => read is not null),
         };
     }
 
@@ -252,6 +253,8 @@ public static class WorkloadRunner
         public long Errors { get; private set; }
 
         public string? FirstError { get; private set; }
+
+        public string? FirstWrongRead { get; private set; }
 
         public void Run()
         {
@@ -406,7 +409,21 @@ public static class WorkloadRunner
             if (!found || !_shared.Records.TryReadVersion(index, value, out ulong version) || !_shared.MayHold(index, version))
             {
                 WrongReads++;
+                FirstWrongRead ??= DescribeWrongRead(index, value, found);
             }
+        }
+
+        /// <summary>What a wrong read returned, so a rare one (one in tens of thousands) can be told apart from another kind.</summary>
+        private string DescribeWrongRead(long index, ReadOnlySpan<byte> value, bool found)
+        {
+            if (!found)
+            {
+                return $"record {index} was not found";
+            }
+
+            return _shared.Records.TryReadVersion(index, value, out ulong version)
+                ? $"record {index} held version {version}, which no writer had issued yet (this run's versions start at {_shared.VersionBase})"
+                : $"record {index} held {value.Length} bytes that are no version of it (first bytes {Convert.ToHexString(value[..Math.Min(16, value.Length)])})";
         }
 
         /// <summary>A scan returns at most its length of keys, ascending, from its start key (a record, so the first), each record's value right; keys of no record are only ordered.</summary>

@@ -44,6 +44,8 @@ public sealed class WorkloadRunnerTests
 
         Assert.False(result.Succeeded);
         Assert.InRange(result.WrongReads, 1, result.CheckedReads);
+        Assert.Matches("^record [0-9]*[13579] held [0-9]+ bytes that are no version of it", result.FirstWrongRead);
+        Assert.Contains($"(first wrong read: {result.FirstWrongRead})", result.Failure, StringComparison.Ordinal);
     }
 
     [Fact]
