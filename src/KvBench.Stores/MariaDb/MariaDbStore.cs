@@ -80,9 +80,8 @@ internal sealed class MariaDbStore : StoreAdapter
             return new MySqlConnectionStringBuilder(endpoint);
         }
 
-        int colon = endpoint.LastIndexOf(':');
-        return colon > 0 && uint.TryParse(endpoint.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out uint port)
-            ? new MySqlConnectionStringBuilder { Server = endpoint[..colon], Port = port, UserID = "root" }
+        return HostPort.TryParse(endpoint, out HostPort server)
+            ? new MySqlConnectionStringBuilder { Server = server.Host, Port = (uint)server.Port, UserID = "root" }
             : throw new ArgumentException($"'{endpoint}' is neither host:port nor a MySqlConnector connection string.", nameof(endpoint));
     }
 

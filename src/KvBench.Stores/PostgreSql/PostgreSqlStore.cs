@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Data;
-using System.Globalization;
 
 using KvBench.Core;
 using KvBench.Stores.Servers;
@@ -89,9 +88,8 @@ internal sealed class PostgreSqlStore : StoreAdapter
             return new NpgsqlConnectionStringBuilder(endpoint);
         }
 
-        int colon = endpoint.LastIndexOf(':');
-        return colon > 0 && int.TryParse(endpoint.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out int port)
-            ? new NpgsqlConnectionStringBuilder { Host = endpoint[..colon], Port = port, Username = "postgres", Database = "postgres" }
+        return HostPort.TryParse(endpoint, out HostPort server)
+            ? new NpgsqlConnectionStringBuilder { Host = server.Host, Port = server.Port, Username = "postgres", Database = "postgres" }
             : throw new ArgumentException($"'{endpoint}' is neither host:port nor an Npgsql connection string.", nameof(endpoint));
     }
 

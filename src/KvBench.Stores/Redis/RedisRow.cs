@@ -53,11 +53,15 @@ internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabili
     /// </summary>
     internal override async Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken)
     {
-        int colon = endpoint.LastIndexOf(':');
+        if (!HostPort.TryParse(endpoint, out HostPort server))
+        {
+            throw new ArgumentException($"'{endpoint}' is not host:port.", nameof(endpoint));
+        }
+
         try
         {
             using var client = new TcpClient();
-            await client.ConnectAsync(endpoint[..colon], int.Parse(endpoint.AsSpan(colon + 1), CultureInfo.InvariantCulture), cancellationToken).ConfigureAwait(false);
+            await client.ConnectAsync(server.Host, server.Port, cancellationToken).ConfigureAwait(false);
             NetworkStream stream = client.GetStream();
             await stream.WriteAsync("PING\r\n"u8.ToArray(), cancellationToken).ConfigureAwait(false);
             byte[] reply = new byte[7];
