@@ -136,8 +136,9 @@ internal sealed class LifetimeGate
     /// <summary>Ends the section <see cref="EnterExclusive"/> started, letting calls in again.</summary>
     public void ExitExclusive()
     {
-        // Release: what the section did is done before a call that reads "open" goes on.
-        Volatile.Write(ref _state, Open);
+        // A full fence, so what the section did is done before a call that reads "open" goes on; and a compare, so a
+        // Close from inside the section (the lock lets its own thread in) is not undone.
+        Interlocked.CompareExchange(ref _state, Open, Paused);
         _exclusive.Exit();
     }
 

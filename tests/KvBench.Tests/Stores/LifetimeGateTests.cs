@@ -240,4 +240,16 @@ public sealed class LifetimeGateTests
         Assert.True(Interlocked.Read(ref calls) > before + 100, "Calls did not go on after the sections.");
         Assert.True(gate.Close());
     }
+
+    [Fact]
+    public void A_gate_closed_inside_an_exclusive_section_stays_closed_after_it()
+    {
+        var gate = new LifetimeGate();
+        gate.EnterExclusive(this);
+        Assert.True(gate.Close());
+        gate.ExitExclusive();
+
+        Assert.True(gate.IsClosed);
+        Assert.Throws<ObjectDisposedException>(() => gate.Enter(this));
+    }
 }
