@@ -1,5 +1,4 @@
-using System.Buffers;
-using System.Data;
+using System.Data.Common;
 using System.Globalization;
 
 using KvBench.Core;
@@ -14,7 +13,7 @@ namespace KvBench.Stores.MariaDb;
 /// key, which VARBINARY compares byte by byte (no padding, no collation), so a prefix scan is a range seek. Every call
 /// takes a connection from MySqlConnector's pool and runs a prepared statement (each connection keeps its own).
 /// </summary>
-internal sealed class MariaDbStore : StoreAdapter
+internal sealed class MariaDbStore : SqlTableStore
 {
     /// <summary>InnoDB's longest index key with 16 KiB pages and the DYNAMIC row format, MariaDB's default.</summary>
     internal const int MaxKeyBytes = 3072;
@@ -22,49 +21,24 @@ internal sealed class MariaDbStore : StoreAdapter
     /// <summary>The database KvBench creates when the endpoint is <c>host:port</c>.</summary>
     private const string DefaultDatabase = "kvbench";
 
-    /// <summary>Rows per scan page: one round trip each.</summary>
-    private const int PageSize = 1000;
-
-    private readonly MySqlDataSource _dataSource;
-    private readonly string _upsert;
-    private readonly string _select;
-    private readonly string _exists;
-    private readonly string _delete;
-    private readonly string _rangeFrom;
-    private readonly string _rangeBetween;
-
     public MariaDbStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
-        : base(row, options)
+        : base(row, options, OpenDataSource(endpoint), Statements(storeName))
     {
-        MySqlConnectionStringBuilder builder = ConnectionString(endpoint);
-        if (string.IsNullOrEmpty(builder.Database))
-        {
-            CreateDatabaseAsync(endpoint, CancellationToken.None).GetAwaiter().GetResult();
-            builder.Database = DefaultDatabase;
-        }
-
-        _dataSource = new MySqlDataSource(builder.ConnectionString);
-        _upsert = $"INSERT INTO {storeName} (k, v) VALUES (@k, @v) ON DUPLICATE KEY UPDATE v = VALUES(v)";
-        _select = $"SELECT v FROM {storeName} WHERE k = @k";
-        _exists = $"SELECT 1 FROM {storeName} WHERE k = @k";
-        _delete = $"DELETE FROM {storeName} WHERE k = @k";
-        _rangeFrom = $"SELECT k, v FROM {storeName} WHERE k >= @k ORDER BY k LIMIT @take";
-        _rangeBetween = $"SELECT k, v FROM {storeName} WHERE k >= @k AND k < @upper ORDER BY k LIMIT @take";
         try
         {
             CheckDurability(row.Name, options.Durability);
             if (options.Access == StoreAccess.ReadWrite)
             {
-                Execute($"CREATE TABLE IF NOT EXISTS {storeName} (k VARBINARY({MaxKeyBytes}) NOT NULL PRIMARY KEY, v LONGBLOB NOT NULL) ENGINE=InnoDB");
+                Scalar($"CREATE TABLE IF NOT EXISTS {storeName} (k VARBINARY({MaxKeyBytes}) NOT NULL PRIMARY KEY, v LONGBLOB NOT NULL) ENGINE=InnoDB");
             }
-            else if (Convert.ToInt64(Execute("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = @t", ("@t", storeName)), CultureInfo.InvariantCulture) == 0)
+            else if (Convert.ToInt64(Scalar("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?", new MySqlParameter { Value = storeName }), CultureInfo.InvariantCulture) == 0)
             {
                 throw new StoreNotFoundException(row.Name, options.Directory, options.Access);
             }
         }
         catch
         {
-            _dataSource.Dispose();
+            DataSource.Dispose();
             throw;
         }
     }
@@ -97,51 +71,49 @@ internal sealed class MariaDbStore : StoreAdapter
         await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
     }
 
-    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
-        Execute(_upsert, ("@k", key.ToArray()), ("@v", value.ToArray()));
-
-    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    /// <summary>Opens MySqlConnector's pool for <paramref name="endpoint"/>, creating KvBench's database first where the endpoint names none.</summary>
+    private static MySqlDataSource OpenDataSource(string endpoint)
     {
-        byte[]? value = GetCore(key);
-        if (value is null)
+        MySqlConnectionStringBuilder builder = ConnectionString(endpoint);
+        if (string.IsNullOrEmpty(builder.Database))
         {
-            return false;
+            CreateDatabaseAsync(endpoint, CancellationToken.None).GetAwaiter().GetResult();
+            builder.Database = DefaultDatabase;
         }
 
-        CopyTo(value, destination);
-        return true;
+        return new MySqlDataSource(builder.ConnectionString);
     }
 
-    protected override byte[]? GetCore(ReadOnlySpan<byte> key)
-    {
-        using MySqlConnection connection = _dataSource.OpenConnection();
-        using MySqlCommand command = Prepared(connection, _select, ("@k", key.ToArray()));
-        using MySqlDataReader reader = command.ExecuteReader(CommandBehavior.SingleRow);
-        return reader.Read() ? reader.GetFieldValue<byte[]>(0) : null;
-    }
+    /// <summary>The statements on <paramref name="table"/>, with MySqlConnector's positional parameters.</summary>
+    private static SqlTableStatements Statements(string table) => new(
+        Upsert: $"INSERT INTO {table} (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+        Select: $"SELECT v FROM {table} WHERE k = ?",
+        Exists: $"SELECT 1 FROM {table} WHERE k = ?",
+        Delete: $"DELETE FROM {table} WHERE k = ?",
+        RangeFrom: $"SELECT k, v FROM {table} WHERE k >= ? ORDER BY k LIMIT ?",
+        RangeBetween: $"SELECT k, v FROM {table} WHERE k >= ? AND k < ? ORDER BY k LIMIT ?");
 
-    protected override bool ContainsKeyCore(ReadOnlySpan<byte> key) => Execute(_exists, ("@k", key.ToArray())) is not null;
+    protected override DbParameter Bytes(byte[] value) => new MySqlParameter { MySqlDbType = MySqlDbType.VarBinary, Value = value };
 
-    protected override bool DeleteCore(ReadOnlySpan<byte> key)
-    {
-        using MySqlConnection connection = _dataSource.OpenConnection();
-        using MySqlCommand command = Prepared(connection, _delete, ("@k", key.ToArray()));
-        return command.ExecuteNonQuery() > 0;
-    }
+    protected override DbParameter Integer(int value) => new MySqlParameter { MySqlDbType = MySqlDbType.Int32, Value = value };
 
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
-        Scans.PrefixInRangePages(prefix, ReadRange);
-
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
-        Scans.FromInRangePages(startKey, limit, ReadRange);
+    /// <summary>
+    /// Prepared: the binary protocol carries the bytes as they are (the text protocol escapes them, up to twice their
+    /// size against max_allowed_packet). MySqlConnector keeps each connection's statements prepared.
+    /// </summary>
+    protected override void Prepare(DbCommand command) => command.Prepare();
 
     /// <summary>One transaction: one commit, so one redo log flush at Synced.</summary>
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
     {
-        using MySqlConnection connection = _dataSource.OpenConnection();
-        using MySqlTransaction transaction = connection.BeginTransaction();
-        using MySqlCommand command = Prepared(connection, _upsert, ("@k", Array.Empty<byte>()), ("@v", Array.Empty<byte>()));
+        using DbConnection connection = DataSource.OpenConnection();
+        using DbTransaction transaction = connection.BeginTransaction();
+        using DbCommand command = connection.CreateCommand();
+        command.CommandText = Upsert;
         command.Transaction = transaction;
+        command.Parameters.Add(Bytes([]));
+        command.Parameters.Add(Bytes([]));
+        Prepare(command);
         foreach (KeyValuePair<byte[], byte[]> item in items)
         {
             command.Parameters[0].Value = item.Key;
@@ -160,54 +132,13 @@ internal sealed class MariaDbStore : StoreAdapter
     {
     }
 
-    protected override void DisposeCore() => _dataSource.Dispose();
-
-    /// <summary>
-    /// A prepared command: the binary protocol carries the bytes as they are (the text protocol escapes them, up to
-    /// twice their size against max_allowed_packet). MySqlConnector keeps each connection's statements prepared.
-    /// </summary>
-    private static MySqlCommand Prepared(MySqlConnection connection, string sql, params (string Name, object Value)[] parameters)
-    {
-        var command = new MySqlCommand(sql, connection);
-        foreach ((string name, object value) in parameters)
-        {
-            command.Parameters.AddWithValue(name, value);
-        }
-
-        command.Prepare();
-        return command;
-    }
-
-    private object? Execute(string sql, params (string Name, object Value)[] parameters)
-    {
-        using MySqlConnection connection = _dataSource.OpenConnection();
-        using MySqlCommand command = Prepared(connection, sql, parameters);
-        return command.ExecuteScalar();
-    }
-
-    private bool ReadRange(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
-    {
-        int take = Math.Min(maxEntries, PageSize);
-        using MySqlConnection connection = _dataSource.OpenConnection();
-        using MySqlCommand command = upper is null
-            ? Prepared(connection, _rangeFrom, ("@k", lower), ("@take", take))
-            : Prepared(connection, _rangeBetween, ("@k", lower), ("@upper", upper), ("@take", take));
-        using MySqlDataReader reader = command.ExecuteReader();
-        while (reader.Read())
-        {
-            page.Add(new(reader.GetFieldValue<byte[]>(0), reader.GetFieldValue<byte[]>(1)));
-        }
-
-        return page.Count == take;
-    }
-
     /// <summary>
     /// Refuses a tier the server is not at: innodb_flush_log_at_trx_commit holds for every session, so the store cannot
     /// set it for itself. KvBench's own servers are started at the tier they serve; a user's is read back here.
     /// </summary>
     private void CheckDurability(string rowName, Durability durability)
     {
-        long flushLog = Convert.ToInt64(Execute("SELECT @@innodb_flush_log_at_trx_commit"), CultureInfo.InvariantCulture);
+        long flushLog = Convert.ToInt64(Scalar("SELECT @@innodb_flush_log_at_trx_commit"), CultureInfo.InvariantCulture);
         DurabilityTiers offered = flushLog switch
         {
             1 => DurabilityTiers.Synced,

@@ -1,5 +1,4 @@
-using System.Buffers;
-using System.Data;
+using System.Data.Common;
 
 using KvBench.Core;
 using KvBench.Stores.Servers;
@@ -15,7 +14,7 @@ namespace KvBench.Stores.PostgreSql;
 /// their bytes (bytea compares with memcmp), so a prefix scan is a range seek. Every call takes a connection from
 /// Npgsql's pool, whose connections keep the statements they ran prepared (automatic preparation).
 /// </summary>
-internal sealed class PostgreSqlStore : StoreAdapter
+internal sealed class PostgreSqlStore : SqlTableStore
 {
     /// <summary>
     /// A B-tree index entry holds at most 2,704 bytes on 8 KiB pages (a third of a page); an entry is an 8-byte index
@@ -23,47 +22,18 @@ internal sealed class PostgreSqlStore : StoreAdapter
     /// </summary>
     internal const int MaxKeyBytes = 2704 - 8 - 4;
 
-    /// <summary>Rows per scan page: one round trip each.</summary>
-    private const int PageSize = 1000;
-
-    private readonly NpgsqlDataSource _dataSource;
     private readonly Durability _durability;
-    private readonly string _upsert;
-    private readonly string _select;
-    private readonly string _exists;
-    private readonly string _delete;
-    private readonly string _rangeFrom;
-    private readonly string _rangeBetween;
 
     public PostgreSqlStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
-        : base(row, options)
+        : base(row, options, OpenDataSource(endpoint, options.Durability), Statements($"\"{storeName}\""))
     {
         _durability = options.Durability;
-        NpgsqlConnectionStringBuilder builder = ConnectionString(endpoint);
-
-        // The tier is the session's own setting, given to every pooled connection as it starts; a later -c wins, so a
-        // user's Options cannot weaken it.
-        builder.Options = $"{builder.Options} -c synchronous_commit={(_durability == Durability.Synced ? "on" : "off")}".Trim();
-        builder.MaxAutoPrepare = 16;
-
-        // The store never changes a session's state, so a connection back in the pool needs no DISCARD ALL (which would
-        // also drop its prepared statements).
-        builder.NoResetOnClose = true;
-        _dataSource = NpgsqlDataSource.Create(builder.ConnectionString);
-
-        string table = $"\"{storeName}\"";
-        _upsert = $"INSERT INTO {table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value";
-        _select = $"SELECT value FROM {table} WHERE key = $1";
-        _exists = $"SELECT 1 FROM {table} WHERE key = $1";
-        _delete = $"DELETE FROM {table} WHERE key = $1";
-        _rangeFrom = $"SELECT key, value FROM {table} WHERE key >= $1 ORDER BY key LIMIT $2";
-        _rangeBetween = $"SELECT key, value FROM {table} WHERE key >= $1 AND key < $3 ORDER BY key LIMIT $2";
         try
         {
             CheckDurability(row.Name);
             if (options.Access == StoreAccess.ReadWrite)
             {
-                CreateTable(table);
+                CreateTable($"\"{storeName}\"");
             }
             else if (Scalar($"SELECT to_regclass('{storeName}') IS NOT NULL") is not true)
             {
@@ -72,7 +42,7 @@ internal sealed class PostgreSqlStore : StoreAdapter
         }
         catch
         {
-            _dataSource.Dispose();
+            DataSource.Dispose();
             throw;
         }
     }
@@ -93,58 +63,44 @@ internal sealed class PostgreSqlStore : StoreAdapter
             : throw new ArgumentException($"'{endpoint}' is neither host:port nor an Npgsql connection string.", nameof(endpoint));
     }
 
-    protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    /// <summary>Opens Npgsql's pool for <paramref name="endpoint"/>, every connection at <paramref name="durability"/>.</summary>
+    private static NpgsqlDataSource OpenDataSource(string endpoint, Durability durability)
     {
-        using NpgsqlCommand command = Command(_upsert, key.ToArray(), value.ToArray());
-        command.ExecuteNonQuery();
+        NpgsqlConnectionStringBuilder builder = ConnectionString(endpoint);
+
+        // The tier is the session's own setting, given to every pooled connection as it starts; a later -c wins, so a
+        // user's Options cannot weaken it.
+        builder.Options = $"{builder.Options} -c synchronous_commit={(durability == Durability.Synced ? "on" : "off")}".Trim();
+        builder.MaxAutoPrepare = 16;
+
+        // The store never changes a session's state, so a connection back in the pool needs no DISCARD ALL (which would
+        // also drop its prepared statements).
+        builder.NoResetOnClose = true;
+        return NpgsqlDataSource.Create(builder.ConnectionString);
     }
 
-    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        byte[]? value = GetCore(key);
-        if (value is null)
-        {
-            return false;
-        }
+    /// <summary>The statements on <paramref name="table"/> (quoted), with PostgreSQL's positional parameters.</summary>
+    private static SqlTableStatements Statements(string table) => new(
+        Upsert: $"INSERT INTO {table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        Select: $"SELECT value FROM {table} WHERE key = $1",
+        Exists: $"SELECT 1 FROM {table} WHERE key = $1",
+        Delete: $"DELETE FROM {table} WHERE key = $1",
+        RangeFrom: $"SELECT key, value FROM {table} WHERE key >= $1 ORDER BY key LIMIT $2",
+        RangeBetween: $"SELECT key, value FROM {table} WHERE key >= $1 AND key < $2 ORDER BY key LIMIT $3");
 
-        CopyTo(value, destination);
-        return true;
-    }
+    protected override DbParameter Bytes(byte[] value) => Bytea(value);
 
-    protected override byte[]? GetCore(ReadOnlySpan<byte> key)
-    {
-        using NpgsqlCommand command = Command(_select, key.ToArray());
-        using NpgsqlDataReader reader = command.ExecuteReader(CommandBehavior.SingleRow);
-        return reader.Read() ? reader.GetFieldValue<byte[]>(0) : null;
-    }
-
-    protected override bool ContainsKeyCore(ReadOnlySpan<byte> key)
-    {
-        using NpgsqlCommand command = Command(_exists, key.ToArray());
-        return command.ExecuteScalar() is not null;
-    }
-
-    protected override bool DeleteCore(ReadOnlySpan<byte> key)
-    {
-        using NpgsqlCommand command = Command(_delete, key.ToArray());
-        return command.ExecuteNonQuery() > 0;
-    }
-
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
-        Scans.PrefixInRangePages(prefix, ReadRange);
-
-    protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
-        Scans.FromInRangePages(startKey, limit, ReadRange);
+    protected override DbParameter Integer(int value) => new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Integer, Value = value };
 
     /// <summary>One transaction, its upserts sent as one batch: one round trip and one commit.</summary>
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
     {
-        using NpgsqlConnection connection = _dataSource.OpenConnection();
+        using var connection = (NpgsqlConnection)DataSource.OpenConnection();
         using NpgsqlTransaction transaction = connection.BeginTransaction();
         using var batch = new NpgsqlBatch(connection, transaction);
         foreach (KeyValuePair<byte[], byte[]> item in items)
         {
-            var upsert = new NpgsqlBatchCommand(_upsert);
+            var upsert = new NpgsqlBatchCommand(Upsert);
             upsert.Parameters.Add(Bytea(item.Key));
             upsert.Parameters.Add(Bytea(item.Value));
             batch.BatchCommands.Add(upsert);
@@ -163,7 +119,7 @@ internal sealed class PostgreSqlStore : StoreAdapter
     {
         if (_durability == Durability.Buffered)
         {
-            using NpgsqlConnection connection = _dataSource.OpenConnection();
+            using var connection = (NpgsqlConnection)DataSource.OpenConnection();
             using NpgsqlTransaction transaction = connection.BeginTransaction();
             using var command = new NpgsqlCommand("SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id();", connection, transaction);
             command.ExecuteNonQuery();
@@ -171,45 +127,7 @@ internal sealed class PostgreSqlStore : StoreAdapter
         }
     }
 
-    protected override void DisposeCore() => _dataSource.Dispose();
-
     private static NpgsqlParameter Bytea(byte[] bytes) => new() { NpgsqlDbType = NpgsqlDbType.Bytea, Value = bytes };
-
-    private NpgsqlCommand Command(string sql, params byte[][] arguments)
-    {
-        NpgsqlCommand command = _dataSource.CreateCommand(sql);
-        foreach (byte[] argument in arguments)
-        {
-            command.Parameters.Add(Bytea(argument));
-        }
-
-        return command;
-    }
-
-    private object? Scalar(string sql)
-    {
-        using NpgsqlCommand command = _dataSource.CreateCommand(sql);
-        return command.ExecuteScalar();
-    }
-
-    private bool ReadRange(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
-    {
-        int take = Math.Min(maxEntries, PageSize);
-        using NpgsqlCommand command = Command(upper is null ? _rangeFrom : _rangeBetween, lower);
-        command.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Integer, Value = take });
-        if (upper is not null)
-        {
-            command.Parameters.Add(Bytea(upper));
-        }
-
-        using NpgsqlDataReader reader = command.ExecuteReader();
-        while (reader.Read())
-        {
-            page.Add(new(reader.GetFieldValue<byte[]>(0), reader.GetFieldValue<byte[]>(1)));
-        }
-
-        return page.Count == take;
-    }
 
     /// <summary>
     /// Two processes may create the same table at once; CREATE TABLE IF NOT EXISTS then fails in one of them on the
