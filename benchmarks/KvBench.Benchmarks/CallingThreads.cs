@@ -1,5 +1,6 @@
 using System.Buffers;
 
+using KvBench.Benchmarks.Paired;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Workload;
 
@@ -19,15 +20,19 @@ internal sealed class CallingThreads : IDisposable
     private Action<Share>? _operation;
     private Exception? _failure;
 
-    /// <summary>Starts the helper threads, each making its handle and buffer on its own thread so they lie apart from the others'.</summary>
-    public CallingThreads(IPointTarget target, VersionedRecords records, int threads, int valueBytes)
+    /// <summary>
+    /// Starts the helper threads, each making its handle and buffer on its own thread so they lie apart from the others';
+    /// their loops are <paramref name="role"/>'s copy (<see cref="PairedRole"/>: threads of a row and of its raw driver
+    /// in one process call through loops of their own).
+    /// </summary>
+    public CallingThreads(IPointTarget target, VersionedRecords records, int threads, int valueBytes, PairedRole role = PairedRole.Row)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(threads);
         _start = new Barrier(threads);
         _end = new Barrier(threads);
-        _main = new Share(target, records, 0, threads, valueBytes);
+        _main = new Share(target, records, 0, threads, valueBytes, role);
         using var ready = new CountdownEvent(threads - 1);
-        _helpers = [.. Enumerable.Range(1, threads - 1).Select(thread => new Thread(() => Serve(new Share(target, records, thread, threads, valueBytes), ready)) { IsBackground = true, Name = $"kvbench-caller-{thread}" })];
+        _helpers = [.. Enumerable.Range(1, threads - 1).Select(thread => new Thread(() => Serve(new Share(target, records, thread, threads, valueBytes, role), ready)) { IsBackground = true, Name = $"kvbench-caller-{thread}" })];
         Array.ForEach(_helpers, helper => helper.Start());
         ready.Wait();
     }
@@ -105,10 +110,12 @@ internal sealed class CallingThreads : IDisposable
         private readonly VersionedRecords _records;
         private readonly int _first;
         private readonly int _count;
+        private readonly PairedRole _role;
         private int _cursor;
 
-        public Share(IPointTarget target, VersionedRecords records, int thread, int threads, int valueBytes)
+        public Share(IPointTarget target, VersionedRecords records, int thread, int threads, int valueBytes, PairedRole role)
         {
+            _role = role;
             _records = records;
             _shared = target;
             _handle = thread == 0 ? target : target.ForAnotherThread();
@@ -119,6 +126,41 @@ internal sealed class CallingThreads : IDisposable
 
         /// <summary><paramref name="operations"/> Puts, each writing the next version of the next key of this thread's block.</summary>
         public void Put(int operations)
+        {
+            if (_role == PairedRole.Row)
+            {
+                Put<RowLoops>(operations);
+            }
+            else
+            {
+                Put<ReferenceLoops>(operations);
+            }
+        }
+
+        /// <summary><paramref name="operations"/> Gets through TryGet into this thread's reused buffer.</summary>
+        /// <exception cref="InvalidDataException">A key every read should find was missing.</exception>
+        public void Get(int operations)
+        {
+            if (_role == PairedRole.Row)
+            {
+                Get<RowLoops>(operations);
+            }
+            else
+            {
+                Get<ReferenceLoops>(operations);
+            }
+        }
+
+        public void Dispose()
+        {
+            if (!ReferenceEquals(_handle, _shared))
+            {
+                _handle.Dispose();
+            }
+        }
+
+        private void Put<TLoops>(int operations)
+            where TLoops : struct
         {
             // The cursor is kept in a local while the share runs: the shares' fields may share a cache line.
             int cursor = _cursor;
@@ -132,9 +174,8 @@ internal sealed class CallingThreads : IDisposable
             _cursor = cursor;
         }
 
-        /// <summary><paramref name="operations"/> Gets through TryGet into this thread's reused buffer.</summary>
-        /// <exception cref="InvalidDataException">A key every read should find was missing.</exception>
-        public void Get(int operations)
+        private void Get<TLoops>(int operations)
+            where TLoops : struct
         {
             int cursor = _cursor;
             for (int i = 0; i < operations; i++)
@@ -149,14 +190,6 @@ internal sealed class CallingThreads : IDisposable
             }
 
             _cursor = cursor;
-        }
-
-        public void Dispose()
-        {
-            if (!ReferenceEquals(_handle, _shared))
-            {
-                _handle.Dispose();
-            }
         }
     }
 }

@@ -16,7 +16,7 @@ public static class Program
     public static int Main(string[] args) => args switch
     {
         // A worker process the paired measurement starts.
-        [PairedPriceWorker.Switch, string row, string output] => PairedPriceWorker.RunProcess(row, output),
+        [PairedPriceWorker.Switch, string row, string output, string process] => PairedPriceWorker.RunProcess(row, output, process),
         [BenchmarkArguments.PairedSwitch, .. string[] pairedArgs] => PairedMeasurement.RunAlone(pairedArgs),
         [] => EvaluationRun.Run(EvaluationPlan.Default),
         [BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full),

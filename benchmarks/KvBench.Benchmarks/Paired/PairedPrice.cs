@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using System.Text.Json;
 
 using KvBench.Benchmarks.Targets;
@@ -29,7 +30,7 @@ internal static class PairedPrice
             var clock = Stopwatch.StartNew();
             for (int process = 0; process < settings.Processes; process++)
             {
-                if (RunWorker(row, settings) is { } cells)
+                if (RunWorker(row, process, settings) is { } cells)
                 {
                     workers.Add(cells);
                 }
@@ -64,8 +65,8 @@ internal static class PairedPrice
             RatioInterval.Median([.. rounds.Select(round => round.ReferenceNanoseconds * (round.Ratio - 1)).Order()]));
     }
 
-    /// <summary>Runs one worker process for <paramref name="row"/>; its cells, or <see langword="null"/> when it failed (what it printed is passed on).</summary>
-    private static IReadOnlyList<PairedCell>? RunWorker(string row, PairedPriceSettings settings)
+    /// <summary>Runs worker process number <paramref name="process"/> for <paramref name="row"/>; its cells, or <see langword="null"/> when it failed (what it printed is passed on).</summary>
+    private static IReadOnlyList<PairedCell>? RunWorker(string row, int process, PairedPriceSettings settings)
     {
         string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-{Guid.NewGuid():N}.json");
         var start = new ProcessStartInfo(Environment.ProcessPath!) { UseShellExecute = false };
@@ -74,7 +75,7 @@ internal static class PairedPrice
             start.ArgumentList.Add(typeof(PairedPrice).Assembly.Location);
         }
 
-        foreach (string argument in new[] { PairedPriceWorker.Switch, row, output })
+        foreach (string argument in new[] { PairedPriceWorker.Switch, row, output, process.ToString(CultureInfo.InvariantCulture) })
         {
             start.ArgumentList.Add(argument);
         }

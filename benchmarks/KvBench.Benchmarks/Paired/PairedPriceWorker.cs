@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Reflection;
 using System.Text.Json;
 
@@ -18,7 +19,7 @@ namespace KvBench.Benchmarks.Paired;
 /// </summary>
 internal static class PairedPriceWorker
 {
-    /// <summary>The switch that starts a worker: <c>--paired-price-worker ROW OUTPUT-FILE</c>.</summary>
+    /// <summary>The switch that starts a worker: <c>--paired-price-worker ROW OUTPUT-FILE PROCESS</c>, PROCESS counting from 0.</summary>
     public const string Switch = "--paired-price-worker";
 
     /// <summary>The methods in the order a worker measures them: the reads, then Put.</summary>
@@ -29,11 +30,16 @@ internal static class PairedPriceWorker
         [.. typeof(PointOperations).GetProperty(nameof(PointOperations.ValueBytes))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>()];
 
     /// <summary>The worker process's entry: 0 when every cell was measured and written, 1 (with one line saying why) otherwise.</summary>
-    public static int RunProcess(string row, string output)
+    public static int RunProcess(string row, string output, string process)
     {
         try
         {
-            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount);
+            if (!int.TryParse(process, CultureInfo.InvariantCulture, out int number) || number < 0)
+            {
+                throw new ArgumentException($"'{process}' is not a process number (0 or more).", nameof(process));
+            }
+
+            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount, referenceFirst: number % 2 == 1);
             return 0;
         }
         catch (Exception error) when (error is KeyValueStoreException or InvalidDataException or IOException or ArgumentException)
@@ -46,8 +52,10 @@ internal static class PairedPriceWorker
     /// <summary>
     /// Measures <paramref name="row"/> against its raw driver on <paramref name="requestedRecords"/> records (fewer where
     /// <see cref="PreloadedRecords"/> says so, as in the benchmarks) and writes the cells to <paramref name="output"/>.
+    /// The side loaded first gets the heap and the files first; <paramref name="referenceFirst"/> turns the order round,
+    /// and the processes of a row take turns, so what the order favours falls on both sides and into the interval.
     /// </summary>
-    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords)
+    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords, bool referenceFirst = false)
     {
         string raw = RowVariants.Name(row, RowVariantKind.Raw);
         int count = PreloadedRecords.For(row, requestedRecords);
@@ -57,8 +65,12 @@ internal static class PairedPriceWorker
         {
             foreach (int valueBytes in ValueSizes.Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size)))
             {
-                using PairedSide adapter = PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count);
-                using PairedSide baseline = PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count);
+                PairedSide LoadRow() => PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count, PairedRole.Row);
+                PairedSide LoadReference() => PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count, PairedRole.Reference);
+                using PairedSide first = referenceFirst ? LoadReference() : LoadRow();
+                using PairedSide second = referenceFirst ? LoadRow() : LoadReference();
+                PairedSide adapter = referenceFirst ? second : first;
+                PairedSide baseline = referenceFirst ? first : second;
                 bool manyThreads = valueBytes == settings.ManyThreadsValueBytes && settings.ManyThreads > 1 && PointTargets.ServesManyThreads(raw);
                 foreach (string method in s_methods.Where(method => PointOperations.MeasuresAt(method, valueBytes)))
                 {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime;
 
 using KvBench.Evaluation.Measuring;
 
@@ -12,6 +13,16 @@ internal static class PairedRounds
 {
     /// <summary>How many pairs of blocks, at the final size, the block's length is estimated from.</summary>
     private const int CalibrationPairs = 5;
+
+    /// <summary>
+    /// How many pairs in a row the JIT must compile nothing in before the rounds start: a side whose loop or calls were
+    /// still waiting for their optimized code (tier-1 compiles on a background thread, later on a busy machine) was
+    /// measured slower for a whole process, and a row's processes disagreed by more than the goal.
+    /// </summary>
+    private const int JitQuietPairs = 10;
+
+    /// <summary>The longest warm-up, in multiples of <see cref="PairedPriceSettings.Warmup"/>, when the JIT does not go quiet.</summary>
+    private const int MaxWarmupFactor = 10;
 
     /// <summary>
     /// Each round's time per operation of <paramref name="row"/> divided by that of <paramref name="reference"/>, for
@@ -56,11 +67,13 @@ internal static class PairedRounds
         long warmup = (long)(settings.Warmup.TotalSeconds * Stopwatch.Frequency);
 
         // Doubles the block's operations until the slower side's block takes at least half the block time, and keeps
-        // alternating until the warm-up time has passed. The block is then sized from the median of the last pairs, not
-        // from one pair: one Put that ran a checkpoint (LiteDB's, every 1,000 log pages) took milliseconds where the
-        // others took microseconds, and a block sized from it held one operation.
+        // alternating until the warm-up time has passed and the JIT has gone quiet. The block is then sized from the
+        // median of the last pairs, not from one pair: one Put that ran a checkpoint (LiteDB's, every 1,000 log pages)
+        // took milliseconds where the others took microseconds, and a block sized from it held one operation.
         int operations = 1;
         long warmed = 0;
+        long compiled = JitInfo.GetCompiledMethodCount();
+        int quietPairs = 0;
         var slowerTicks = new List<long>();
         while (true)
         {
@@ -68,6 +81,9 @@ internal static class PairedRounds
             long referenceTicks = reference(operations);
             long slower = Math.Max(1, Math.Max(rowTicks, referenceTicks));
             warmed += rowTicks + referenceTicks;
+            long compiledNow = JitInfo.GetCompiledMethodCount();
+            quietPairs = compiledNow == compiled ? quietPairs + 1 : 0;
+            compiled = compiledNow;
             slowerTicks.Add(slower);
             if (slowerTicks.Count > CalibrationPairs)
             {
@@ -80,7 +96,7 @@ internal static class PairedRounds
                 operations *= 2;
                 slowerTicks.Clear();
             }
-            else if (warmed >= warmup && slowerTicks.Count == CalibrationPairs)
+            else if (warmed >= warmup && slowerTicks.Count == CalibrationPairs && (quietPairs >= JitQuietPairs || warmed >= warmup * MaxWarmupFactor))
             {
                 operations = (int)Math.Clamp(operations * (double)block / typical, 1, int.MaxValue);
                 break;

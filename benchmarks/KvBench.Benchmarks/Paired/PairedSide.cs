@@ -20,11 +20,13 @@ internal sealed class PairedSide : IDisposable
     private long _found;
 
     private readonly int _valueBytes;
+    private readonly PairedRole _role;
 
-    private PairedSide(string name, IPointTarget target, VersionedRecords records, int valueBytes)
+    private PairedSide(string name, IPointTarget target, VersionedRecords records, int valueBytes, PairedRole role)
     {
         Name = name;
         _valueBytes = valueBytes;
+        _role = role;
         _target = target;
         _records = records;
 
@@ -35,9 +37,12 @@ internal sealed class PairedSide : IDisposable
     /// <summary>The row or variant this side measures.</summary>
     public string Name { get; }
 
-    /// <summary>Opens <paramref name="name"/> on the empty <paramref name="directory"/> and loads <paramref name="count"/> records of <paramref name="valueBytes"/>.</summary>
+    /// <summary>
+    /// Opens <paramref name="name"/> on the empty <paramref name="directory"/> and loads <paramref name="count"/> records
+    /// of <paramref name="valueBytes"/>, to be timed as <paramref name="role"/>.
+    /// </summary>
     /// <exception cref="InvalidDataException">The load did not read back its exact bytes.</exception>
-    public static PairedSide Load(string name, string directory, int valueBytes, int count)
+    public static PairedSide Load(string name, string directory, int valueBytes, int count, PairedRole role)
     {
         Directory.CreateDirectory(directory);
         var records = new VersionedRecords(new RecordSet(valueBytes), count);
@@ -46,7 +51,7 @@ internal sealed class PairedSide : IDisposable
         {
             target.Load(records.Records, count);
             records.Adopt(key => target.Get(key)).ThrowIfFailed(name);
-            return new PairedSide(name, target, records, valueBytes);
+            return new PairedSide(name, target, records, valueBytes, role);
         }
         catch
         {
@@ -59,7 +64,28 @@ internal sealed class PairedSide : IDisposable
     /// Runs <paramref name="operations"/> calls of <paramref name="method"/> (one of <see cref="PointMethods"/>), each as
     /// <see cref="PointOperations"/>' method of that name makes it, and returns the <see cref="Stopwatch"/> ticks they took.
     /// </summary>
-    public long Time(string method, int operations)
+    public long Time(string method, int operations) =>
+        _role == PairedRole.Row ? Time<RowLoops>(method, operations) : Time<ReferenceLoops>(method, operations);
+
+    /// <summary>Threads that call this side's target at once, each on a block of its keys; the caller disposes them before this side.</summary>
+    public CallingThreads CallFrom(int threads) => new(_target, _records, threads, _valueBytes, _role);
+
+    /// <summary>Throws unless every key holds the version written last and every read found its key: a skipped write or a missed read is no result.</summary>
+    /// <exception cref="InvalidDataException">A key did not hold what was written last, or a read missed.</exception>
+    public void Verify()
+    {
+        _records.VerifyLastWrites(key => _target.Get(key)).ThrowIfFailed(Name);
+        if (_found != _reads)
+        {
+            throw new InvalidDataException($"{Name}: {_reads - _found} of {_reads} measured reads did not find a key that every read should find.");
+        }
+    }
+
+    public void Dispose() => _target.Dispose();
+
+    /// <summary><see cref="Time(string, int)"/> in the copy of the loops of this side's role (<see cref="PairedRole"/>).</summary>
+    private long Time<TLoops>(string method, int operations)
+        where TLoops : struct
     {
         _reads += method == PointMethods.Put ? 0 : operations;
         long started = Stopwatch.GetTimestamp();
@@ -101,20 +127,4 @@ internal sealed class PairedSide : IDisposable
 
         return Stopwatch.GetTimestamp() - started;
     }
-
-    /// <summary>Threads that call this side's target at once, each on a block of its keys; the caller disposes them before this side.</summary>
-    public CallingThreads CallFrom(int threads) => new(_target, _records, threads, _valueBytes);
-
-    /// <summary>Throws unless every key holds the version written last and every read found its key: a skipped write or a missed read is no result.</summary>
-    /// <exception cref="InvalidDataException">A key did not hold what was written last, or a read missed.</exception>
-    public void Verify()
-    {
-        _records.VerifyLastWrites(key => _target.Get(key)).ThrowIfFailed(Name);
-        if (_found != _reads)
-        {
-            throw new InvalidDataException($"{Name}: {_reads - _found} of {_reads} measured reads did not find a key that every read should find.");
-        }
-    }
-
-    public void Dispose() => _target.Dispose();
 }

@@ -10,15 +10,16 @@ public sealed record PairedPriceSettings
     public static PairedPriceSettings Default { get; } = new();
 
     /// <summary>
-    /// Processes per row, each loading and measuring every cell again: 2 by default. What differs between processes
-    /// (code layout, the heap's pages, the JIT's profile) moved single-process ratios by more than the 10% goal (Memory's
-    /// Get at 1028 B measured 1.08, 1.30 and 1.58 of its raw driver in three runs of one build), and only a second
-    /// process lets the interval see it.
+    /// Processes per row, each loading and measuring every cell again, half of them loading the raw driver first: 4 by
+    /// default. What differs between processes (code layout, the heap's pages, the JIT's profile) moved single-process
+    /// ratios by more than the 10% goal (Memory's Get at 1028 B measured 1.08, 1.30 and 1.58 of its raw driver in three
+    /// runs of one build), and only more processes let the interval see it: with 2, two default runs of one build gave
+    /// intervals for Memory's Get at 128 B of 1.05–1.20 and 0.97–1.10, and different verdicts for 8 of 47 cells.
     /// </summary>
-    public int Processes { get; init; } = 2;
+    public int Processes { get; init; } = 4;
 
-    /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 30 by default.</summary>
-    public int Rounds { get; init; } = 30;
+    /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 20 by default.</summary>
+    public int Rounds { get; init; } = 20;
 
     /// <summary>
     /// About how long one block of the slower side runs: 2 ms by default. Short, so both sides of a round see the same
@@ -27,10 +28,11 @@ public sealed record PairedPriceSettings
     public TimeSpan Block { get; init; } = TimeSpan.FromMilliseconds(2);
 
     /// <summary>
-    /// How long both sides alternate before a cell's rounds are measured: 200 ms by default, so the JIT has replaced
-    /// both sides' first code with optimized code (the child process asks for no call-counting delay).
+    /// How long both sides alternate at least before a cell's rounds are measured: 100 ms by default. They go on until
+    /// the JIT has compiled nothing for several pairs of blocks (up to ten times this), so both sides run optimized code
+    /// (the child process asks for no call-counting delay).
     /// </summary>
-    public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(200);
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
     /// The threads Get and Put are also measured from, at <see cref="ManyThreadsValueBytes"/>, where the raw driver
