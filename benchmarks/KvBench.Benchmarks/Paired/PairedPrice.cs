@@ -10,7 +10,7 @@ namespace KvBench.Benchmarks.Paired;
 /// <summary>
 /// The adapter ÷ raw-driver ratios of the point operations, measured paired: each row and its raw driver in one
 /// process, in alternating blocks (<see cref="PairedRounds"/>), in <see cref="PairedPriceSettings.Processes"/> processes
-/// per row, with an interval that resamples the processes and then their rounds (<see cref="RatioInterval.OfClusters"/>).
+/// per row, each process counted once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>).
 /// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carried
 /// every difference between two processes and two moments, and two default runs of one build agreed on 32 of 50 verdicts.
 /// </summary>
@@ -45,8 +45,8 @@ internal static class PairedPrice
                 .GroupBy(cell => (cell.Method, cell.ValueBytes, cell.Threads))
                 .Select(cell =>
                 {
-                    (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
-                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), median, interval, cell.Key.Threads, CallTimeOf(cell));
+                    (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell));
                 }));
         }
 

@@ -29,7 +29,7 @@ public sealed record PairedPriceSettings
 
     /// <summary>
     /// How long both sides alternate at least before a cell's rounds are measured: 100 ms by default. They go on until
-    /// the JIT has compiled nothing for several pairs of blocks (up to ten times this), so both sides run optimized code
+    /// the JIT has compiled nothing for several pairs of blocks (up to five times this), so both sides run optimized code
     /// (the child process asks for no call-counting delay).
     /// </summary>
     public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(100);

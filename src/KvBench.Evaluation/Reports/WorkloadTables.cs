@@ -289,7 +289,7 @@ public static class WorkloadTables
         if (result.SeenBeforeAcknowledged > 0)
         {
             string by = result.SeenEarlyBy is { } early ? $", by {Latency(early.P50)} p50 and {Latency(early.Max)} at most" : string.Empty;
-            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned{by}: 0)";
+            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned{by}, each counted as a lag of 0)";
         }
 
         return result.Unseen > 0 ? $"{cell} ({result.Unseen.ToString("N0", s_numbers)} batches never seen)" : cell;

@@ -8,34 +8,62 @@ public sealed class PairedRatioTests
     private static double[] Rounds(double center) => [.. Enumerable.Range(0, 30).Select(i => center * (0.98 + (0.04 * i / 29)))];
 
     [Fact]
-    public void Two_processes_that_disagree_give_an_interval_that_holds_both()
+    public void Two_processes_that_disagree_give_an_interval_wider_than_both()
     {
-        (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([Rounds(1.0), Rounds(1.3)]);
+        (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([Rounds(1.0), Rounds(1.3)]);
 
+        // Two observations that differ by 30% say little about a third process: t with one degree of freedom is 12.7.
         Assert.NotNull(interval);
-        Assert.InRange(interval.Value.Low, 0.97, 1.02);
-        Assert.InRange(interval.Value.High, 1.27, 1.33);
-        Assert.InRange(median, 1.0, 1.3);
+        Assert.True(interval.Value.Low < 0.5, $"low {interval.Value.Low}");
+        Assert.True(interval.Value.High > 2.0, $"high {interval.Value.High}");
+        Assert.Equal(Math.Sqrt(1.0 * 1.3), ratio, 3);
     }
 
     [Fact]
-    public void Processes_that_agree_give_an_interval_as_narrow_as_their_rounds()
+    public void Four_processes_give_Student_t_over_their_log_medians()
     {
-        (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([Rounds(1.0), Rounds(1.0)]);
+        double[] medians = [1.00, 1.04, 1.08, 1.12];
+        (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. medians.Select(median => (IReadOnlyList<double>)Rounds(median))]);
 
+        double[] logs = [.. medians.Select(median => Math.Log(median))];
+        double mean = logs.Average();
+        double standardError = Math.Sqrt(logs.Sum(log => (log - mean) * (log - mean)) / 3 / 4);
         Assert.NotNull(interval);
-        Assert.InRange(interval.Value.Low, 0.98, 1.0);
-        Assert.InRange(interval.Value.High, 1.0, 1.02);
-        Assert.Equal(1.0, median, 2);
+        Assert.Equal(Math.Exp(mean), ratio, 6);
+        Assert.Equal(Math.Exp(mean - (3.182 * standardError)), interval.Value.Low, 6);
+        Assert.Equal(Math.Exp(mean + (3.182 * standardError)), interval.Value.High, 6);
     }
 
     [Fact]
-    public void No_rounds_give_no_ratio()
+    public void A_process_that_disagrees_counts_once_however_many_rounds_it_has()
     {
-        (double median, (double Low, double High)? interval) = RatioInterval.OfClusters([[], []]);
+        IReadOnlyList<double> outlier = [.. Enumerable.Repeat(1.6, 300)];
+        (double ratio, _) = RatioInterval.OfProcesses([Rounds(1.0), Rounds(1.0), Rounds(1.0), outlier]);
 
-        Assert.True(double.IsNaN(median));
-        Assert.Null(interval);
+        Assert.Equal(Math.Pow(1.6, 0.25), ratio, 3);
+    }
+
+    [Fact]
+    public void Processes_that_agree_give_a_narrow_interval()
+    {
+        (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([Rounds(1.0), Rounds(1.01), Rounds(0.99), Rounds(1.0)]);
+
+        Assert.NotNull(interval);
+        Assert.InRange(interval.Value.Low, 0.97, 1.0);
+        Assert.InRange(interval.Value.High, 1.0, 1.03);
+        Assert.Equal(1.0, ratio, 2);
+    }
+
+    [Fact]
+    public void One_process_gives_a_ratio_without_an_interval_and_none_gives_no_ratio()
+    {
+        (double one, (double Low, double High)? oneInterval) = RatioInterval.OfProcesses([Rounds(1.2)]);
+        (double none, (double Low, double High)? noInterval) = RatioInterval.OfProcesses([[], []]);
+
+        Assert.Equal(1.2, one, 2);
+        Assert.Null(oneInterval);
+        Assert.True(double.IsNaN(none));
+        Assert.Null(noInterval);
     }
 
     [Fact]
