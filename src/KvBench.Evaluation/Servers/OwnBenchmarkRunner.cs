@@ -46,8 +46,8 @@ public static class OwnBenchmarkRunner
                 Requests = Math.Max(MinimumRequests, (long)(Math.Max(puts.OperationsPerSecond, gets.OperationsPerSecond) * suites.Duration.TotalSeconds)),
             };
             ServerBenchmarkResult result = await tool.RunAsync(endpoint, run).ConfigureAwait(false);
-            log?.Invoke($"{tool.Tool} x{clients} against {row.Name}'s server: {result.PutsPerSecond:N0} writes/s, {result.GetsPerSecond:N0} reads/s");
-            comparisons.Add(new OwnBenchmarkComparison(row.Name, tool.Tool, clients, puts.OperationsPerSecond, result.PutsPerSecond, gets.OperationsPerSecond, result.GetsPerSecond, result.Commands));
+            log?.Invoke($"{tool.Tool} x{clients} against {row.Name}'s server at {durability}: {result.PutsPerSecond:N0} writes/s, {result.GetsPerSecond:N0} reads/s");
+            comparisons.Add(new OwnBenchmarkComparison(row.Name, durability, tool.Tool, clients, puts.OperationsPerSecond, result.PutsPerSecond, gets.OperationsPerSecond, result.GetsPerSecond, result.Commands));
         }
 
         return comparisons;

@@ -12,10 +12,12 @@ public sealed record ServerSectionSettings
     public SuiteSettings Suites { get; init; } = SuiteSettings.Evaluation;
 
     /// <summary>
-    /// The tier every row runs at. Default: <see cref="Durability.Synced"/>, each server's own default (PostgreSQL's
-    /// synchronous_commit=on, InnoDB's flush at every commit), which Redis reaches with appendfsync always.
+    /// The tiers every row runs at, each in turn, the suites and the tools loading afresh at each. Default:
+    /// <see cref="Durability.Synced"/>, the servers' own default (PostgreSQL's synchronous_commit=on, InnoDB's flush at
+    /// every commit; Redis reaches it with appendfsync always), then <see cref="Durability.Buffered"/>, where a write
+    /// does not wait for the device and what the client and the network cost shows.
     /// </summary>
-    public Durability Durability { get; init; } = Durability.Synced;
+    public IReadOnlyList<Durability> Tiers { get; init; } = [Durability.Synced, Durability.Buffered];
 
     /// <summary>The embedded rows the server rows are measured beside. Default: Sqlite_WAL and LMDB.</summary>
     public IReadOnlyList<string> EmbeddedRows { get; init; } = [StoreNames.SqliteWal, StoreNames.Lmdb];

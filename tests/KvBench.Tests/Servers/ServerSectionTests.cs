@@ -1,3 +1,4 @@
+using KvBench.Core;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
@@ -39,36 +40,42 @@ public sealed class ServerSectionTests
         Assert.True(section.NotMeasured.Count == 0, string.Join(Environment.NewLine, section.NotMeasured));
         Assert.Empty(report.Problems());
         string[] rows = [.. servers.Select(row => row.Name), .. s_short.EmbeddedRows];
-        Assert.Equal(rows.Order(), section.Workloads.ThreadSweep!.Select(run => run.Store).Distinct().Order());
-        Assert.Equal(rows.Order(), section.Workloads.Ycsb!.Select(run => run.Store).Distinct().Order());
-        Assert.Equal(rows.Order(), section.Workloads.Scale!.Select(point => point.Store).Distinct().Order());
         Assert.Equal(servers.Select(row => row.Name).Order(), section.RoundTrips!.Select(roundTrip => roundTrip.Row).Order());
-
-        // Each row's figure beside its tool is the rate of a thread-sweep run of that row that completed with no wrong read and no error.
-        string[] withTools = [.. servers.Where(row => row.OwnBenchmark is not null).Select(row => row.Name)];
-        Assert.Equal(withTools.Order(), section.OwnBenchmarks!.Select(comparison => comparison.Row).Distinct().Order());
-        foreach (OwnBenchmarkComparison comparison in section.OwnBenchmarks!)
-        {
-            WorkloadResult puts = Assert.Single(section.Workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.WriteOnly && run.Settings.Threads == comparison.Clients);
-            WorkloadResult gets = Assert.Single(section.Workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.ReadOnly && run.Settings.Threads == comparison.Clients);
-            Assert.True(puts.Succeeded && gets.Succeeded);
-            Assert.Equal(puts.OperationsPerSecond, comparison.RowPutsPerSecond);
-            Assert.Equal(gets.OperationsPerSecond, comparison.RowGetsPerSecond);
-            Assert.True(comparison.ToolPutsPerSecond > 0 && comparison.ToolGetsPerSecond > 0);
-        }
-
+        Assert.Equal(s_short.Tiers, section.Workloads.Select(workloads => workloads.Scope.Durability));
         string markdown = report.ToMarkdown();
-        Assert.Contains($"## {ServerSection.Chapter}", markdown, StringComparison.Ordinal);
-        Assert.Contains("at Synced durability", markdown, StringComparison.Ordinal);
-        foreach (string row in rows)
+        string[] withTools = [.. servers.Where(row => row.OwnBenchmark is not null).Select(row => row.Name)];
+        foreach (WorkloadSection workloads in section.Workloads)
         {
-            Assert.Contains($"\n{row} | read-only | ", markdown, StringComparison.Ordinal);
+            Durability tier = workloads.Scope.Durability;
+            Assert.Equal(rows.Order(), workloads.ThreadSweep!.Select(run => run.Store).Distinct().Order());
+            Assert.Equal(rows.Order(), workloads.Ycsb!.Select(run => run.Store).Distinct().Order());
+            Assert.Equal(rows.Order(), workloads.Scale!.Select(point => point.Store).Distinct().Order());
+            Assert.Contains($"## {ServerSection.Chapter} at {tier}", markdown, StringComparison.Ordinal);
+            Assert.Contains($"at {tier} durability", markdown, StringComparison.Ordinal);
+
+            // Each row's figure beside its tool is the rate of a thread-sweep run of that row at that tier that completed with no wrong read and no error.
+            OwnBenchmarkComparison[] comparisons = [.. section.OwnBenchmarks!.Where(comparison => comparison.Durability == tier)];
+            Assert.Equal(withTools.Order(), comparisons.Select(comparison => comparison.Row).Distinct().Order());
+            foreach (OwnBenchmarkComparison comparison in comparisons)
+            {
+                WorkloadResult puts = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.WriteOnly && run.Settings.Threads == comparison.Clients);
+                WorkloadResult gets = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.ReadOnly && run.Settings.Threads == comparison.Clients);
+                Assert.True(puts.Succeeded && gets.Succeeded);
+                Assert.Equal(puts.OperationsPerSecond, comparison.RowPutsPerSecond);
+                Assert.Equal(gets.OperationsPerSecond, comparison.RowGetsPerSecond);
+                Assert.True(comparison.ToolPutsPerSecond > 0 && comparison.ToolGetsPerSecond > 0);
+            }
         }
+
+        Assert.Contains($"## {ServerSection.Chapter}", markdown, StringComparison.Ordinal);
+        string[] tierChapters = markdown.Split($"## {ServerSection.Chapter} at ")[1..];
+        Assert.Equal(s_short.Tiers.Count, tierChapters.Length);
+        Assert.All(tierChapters, chapter => Assert.All(rows, row => Assert.Contains($"\n{row} | read-only | ", chapter, StringComparison.Ordinal)));
 
         // The charts of the server section's suites are files of their own, apart from the embedded section's.
         Assert.All(report.Charts(), chart => Assert.StartsWith("servers-", chart.Id, StringComparison.Ordinal));
 
         // Nothing else held a server (this collection runs alone), so the section's stop was the last.
-        Assert.All(servers, row => Assert.Null(row.EndpointFor(s_short.Durability)));
+        Assert.All(servers, row => Assert.All(s_short.Tiers, tier => Assert.Null(row.EndpointFor(tier))));
     }
 }
