@@ -8,7 +8,11 @@ using KvBench.Stores.Servers;
 
 namespace KvBench.Tests.Servers;
 
-/// <summary>The ADR file's server section, measured for real in a short form: every server row in the workload tables, beside its own tool, its servers stopped after.</summary>
+/// <summary>
+/// The ADR file's server section, measured for real in a short form: every server row in the workload tables at each
+/// tier, beside its own tool. Whether its servers stop is not asked here: other classes' fixtures may hold the same
+/// servers while it runs (ServerLifecycleTests checks the stop of a suite's servers).
+/// </summary>
 [Trait("Category", "Servers")]
 [Collection(ServerLifecycleCollection.Name)]
 public sealed class ServerSectionTests
@@ -28,7 +32,7 @@ public sealed class ServerSectionTests
     };
 
     [Fact]
-    public async Task The_server_section_lists_every_server_row_beside_the_embedded_rows_and_its_own_tool_from_runs_that_completed_then_stops_the_servers()
+    public async Task The_server_section_lists_every_server_row_beside_the_embedded_rows_at_each_tier_and_its_own_tool_from_runs_that_completed()
     {
         ServerRow[] servers = [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null)];
         Assert.NotEmpty(servers);
@@ -75,7 +79,5 @@ public sealed class ServerSectionTests
         // The charts of the server section's suites are files of their own, apart from the embedded section's.
         Assert.All(report.Charts(), chart => Assert.StartsWith("servers-", chart.Id, StringComparison.Ordinal));
 
-        // Nothing else held a server (this collection runs alone), so the section's stop was the last.
-        Assert.All(servers, row => Assert.All(s_short.Tiers, tier => Assert.Null(row.EndpointFor(tier))));
     }
 }
