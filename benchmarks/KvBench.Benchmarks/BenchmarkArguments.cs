@@ -4,13 +4,20 @@ namespace KvBench.Benchmarks;
 
 /// <summary>
 /// KvBench's own arguments to the benchmarks' program, beside BenchmarkDotNet's: no argument runs the evaluation,
-/// <see cref="FullSwitch"/> the same at full precision, <see cref="PairedSwitch"/> the paired measurement alone, and
+/// <see cref="FullSwitch"/> the same at full precision, <see cref="ServersSwitch"/> either with the server rows' section,
+/// <see cref="PairedSwitch"/> the paired measurement alone, and
 /// <see cref="RowsSwitch"/> keeps some rows. Anything else is BenchmarkDotNet's (<c>--filter</c>, <c>--job</c>, ...).
 /// </summary>
 internal static class BenchmarkArguments
 {
     /// <summary>The switch for a full-precision evaluation run.</summary>
     public const string FullSwitch = "--full";
+
+    /// <summary>
+    /// The evaluation (or, with <see cref="FullSwitch"/>, the full one) with the server rows' section after the others:
+    /// <c>--servers</c>. The default evaluation stays embedded only.
+    /// </summary>
+    public const string ServersSwitch = "--servers";
 
     /// <summary>Only the paired adapter ÷ raw measurement and its goals (with <see cref="RowsSwitch"/>, of those rows): <c>--paired</c>.</summary>
     public const string PairedSwitch = "--paired";

@@ -43,6 +43,16 @@ internal sealed record EvaluationPlan
     /// <summary>The command that regenerates the ADR file; only an evaluation writes one.</summary>
     public string Command { get; init; } = EvaluationCommand;
 
+    /// <summary>Whether the ADR file gets the server rows' section after the others (<see cref="BenchmarkArguments.ServersSwitch"/>). Default: no.</summary>
+    public bool Servers { get; init; }
+
+    /// <summary>This evaluation with the server rows' section, its command with <see cref="BenchmarkArguments.ServersSwitch"/>.</summary>
+    public EvaluationPlan WithServers() => this with
+    {
+        Servers = true,
+        Command = Command == EvaluationCommand ? $"{Command} -- {BenchmarkArguments.ServersSwitch}" : $"{Command} {BenchmarkArguments.ServersSwitch}",
+    };
+
     /// <summary>The cases <paramref name="runBenchmarks"/> runs (BenchmarkDotNet's arguments), with nothing after them but their ratio files.</summary>
     public static EvaluationPlan BenchmarksOnly(Func<IEnumerable<Summary>> runBenchmarks) => new() { Benchmarks = runBenchmarks };
 

@@ -63,13 +63,13 @@ internal static class EvaluationRun
             RatioFiles.Write(summary, paired);
         }
 
-        bool claimsHold = plan.Adr is not { } preset || WriteAdr(summaries, preset, plan.Command);
+        bool claimsHold = plan.Adr is not { } preset || WriteAdr(summaries, preset, plan.Command, plan.Servers);
         PrintTables(summaries, started);
         return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 && pairedProblems.Count == 0 ? 0 : 1;
     }
 
     /// <summary>Measures every ADR section and writes <see cref="AdrFileName"/> beside the results; whether nothing failed.</summary>
-    private static bool WriteAdr(Summary[] summaries, AdrPreset preset, string command)
+    private static bool WriteAdr(Summary[] summaries, AdrPreset preset, string command, bool servers)
     {
         string resultsDirectory = summaries.Select(summary => summary.ResultsDirectoryPath).FirstOrDefault() ?? AdrGenerator.DefaultResultsDirectory;
         Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
@@ -79,6 +79,7 @@ internal static class EvaluationRun
             Command = command,
             Preset = preset,
             ResultsDirectory = resultsDirectory,
+            Servers = servers,
         };
         return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
     }

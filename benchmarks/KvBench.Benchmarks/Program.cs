@@ -7,6 +7,7 @@ namespace KvBench.Benchmarks;
 /// <summary>
 /// The benchmarks' entry point: picks what the arguments ask for and hands it to <see cref="EvaluationRun"/>. With no
 /// arguments, the evaluation (<see cref="EvaluationPlan.Default"/>); with <c>--full</c>, the same at full precision;
+/// with <c>--servers</c> (alone or after <c>--full</c>), either with the server rows' section;
 /// with <c>--paired</c>, the paired measurement alone; anything else goes to BenchmarkDotNet's
 /// <see cref="BenchmarkSwitcher"/> (<c>--filter</c>, <c>--job</c>, <c>--list</c>, ...), with <c>--rows</c> keeping some
 /// rows (<see cref="BenchmarkArguments"/>).
@@ -20,6 +21,8 @@ public static class Program
         [BenchmarkArguments.PairedSwitch, .. string[] pairedArgs] => PairedMeasurement.RunAlone(pairedArgs),
         [] => EvaluationRun.Run(EvaluationPlan.Default),
         [BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full),
+        [BenchmarkArguments.ServersSwitch] => EvaluationRun.Run(EvaluationPlan.Default.WithServers()),
+        [BenchmarkArguments.FullSwitch, BenchmarkArguments.ServersSwitch] or [BenchmarkArguments.ServersSwitch, BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full.WithServers()),
         _ => EvaluationRun.Run(EvaluationPlan.BenchmarksOnly(() =>
             BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(BenchmarkArguments.WithoutRows(args, out IReadOnlyList<string>? rows), KvBenchConfig.ForCommandLine(rows)))),
     };

@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Stores;
 
 namespace KvBench.Cli;
 
@@ -27,6 +28,10 @@ internal static class AdrCommand
         {
             Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
         };
+        var servers = new Option<bool>("--servers")
+        {
+            Description = $"Adds the server rows' section ({ServerSection.SectionName}): {string.Join(", ", StoreCatalog.ServerNames)} beside Sqlite_WAL and LMDB at Synced, their servers installed from Debian's packages when missing, started and always stopped, and each server's own benchmark beside its row.",
+        };
         var sections = new Option<string[]>("--section")
         {
             Description = $"Runs only this section of the file; repeat it for more. The sections: {string.Join(", ", AdrSections.Names)}. Default: every section.",
@@ -34,7 +39,7 @@ internal static class AdrCommand
         };
         var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
-            output, quick, full, results, workDirectory, sections,
+            output, quick, full, results, workDirectory, servers, sections,
         };
         command.Validators.Add(result =>
         {
@@ -53,15 +58,17 @@ internal static class AdrCommand
             bool isQuick = parseResult.GetValue(quick);
             bool isFull = parseResult.GetValue(full);
             FileInfo file = parseResult.GetValue(output)!;
+            bool withServers = parseResult.GetValue(servers);
             string[] only = parseResult.GetValue(sections) ?? [];
             var request = new AdrRequest
             {
                 OutputFile = file.FullName,
-                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
+                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
                 Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
                 ResultsDirectory = parseResult.GetValue(results)!.FullName,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
                 Sections = only.Length > 0 ? only : null,
+                Servers = withServers,
             };
             TextWriter console = parseResult.InvocationConfiguration.Output;
             IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), console, parseResult.InvocationConfiguration.Error, console.WriteLine).ConfigureAwait(false);

@@ -23,14 +23,21 @@ public sealed record AdrRequest
     /// </summary>
     public string? WorkDirectory { get; init; }
 
-    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section.</summary>
+    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section (the server section with <see cref="Servers"/>).</summary>
     public IReadOnlyCollection<string>? Sections { get; init; }
+
+    /// <summary>
+    /// Whether the server rows' section (<see cref="ServerSection"/>) runs after the others: it installs their servers
+    /// from Debian's packages when missing, starts them and stops them. Naming it in <see cref="Sections"/> runs it too.
+    /// Default: <see langword="false"/>, embedded rows only.
+    /// </summary>
+    public bool Servers { get; init; }
 
     /// <summary>The sections asked for, in the file's order, with their settings for <see cref="Preset"/>.</summary>
     /// <exception cref="ArgumentException">A name that no section has.</exception>
     public IReadOnlyList<AdrSection> CreateSections()
     {
-        IReadOnlyList<AdrSection> all = AdrSections.Create(Preset);
+        IReadOnlyList<AdrSection> all = AdrSections.Create(Preset, Servers || (Sections?.Contains(ServerSection.SectionName, StringComparer.OrdinalIgnoreCase) ?? false));
         if (Sections is null)
         {
             return all;

@@ -88,7 +88,13 @@ public static class WorkloadSuites
     /// The evaluation's two suites on one load per row: the thread sweep, then YCSB A to F (the inserting workloads last,
     /// as YCSB recommends, so the sweep and the other workloads see the loaded records only).
     /// </summary>
-    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
+    /// <param name="rows">The rows.</param>
+    /// <param name="settings">Records, mixes, thread counts and run lengths.</param>
+    /// <param name="workDirectory">Where each row's directory is made and removed.</param>
+    /// <param name="log">Receives a line per run.</param>
+    /// <param name="loads">Receives load progress.</param>
+    /// <param name="options">The options a row is opened with, given its directory (a tier, a store's own options record); plain <see cref="StoreOptions"/> when left out.</param>
+    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var ycsb = new List<WorkloadResult>();
@@ -98,7 +104,7 @@ public static class WorkloadSuites
             threads.AddRange(SweepRuns(store, records, settings, log));
             ycsb.AddRange(YcsbRuns(store, records, YcsbWorkloads.All, settings, log));
             return [];
-        });
+        }, options);
         return (ycsb, threads);
     }
 
@@ -123,7 +129,13 @@ public static class WorkloadSuites
     }
 
     /// <summary>Each row loaded to each record count in turn: load rate, bytes per record, Get, Put and a 100-record scan.</summary>
-    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
+    /// <param name="rows">The rows.</param>
+    /// <param name="settings">Record counts and run lengths.</param>
+    /// <param name="workDirectory">Where each row's directory is made and removed.</param>
+    /// <param name="log">Receives a line per run.</param>
+    /// <param name="loads">Receives load progress.</param>
+    /// <param name="options">The options a row is opened with, given its directory; plain <see cref="StoreOptions"/> when left out.</param>
+    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var points = new List<ScalePoint>();
@@ -132,7 +144,7 @@ public static class WorkloadSuites
             string directory = Path.Combine(workDirectory, $"{row}-scale");
             try
             {
-                using IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory });
+                using IKeyValueStore store = StoreCatalog.Open(row, options?.Invoke(directory) ?? new StoreOptions { Directory = directory });
                 var records = new RecordSet(WorkloadSpec.DefaultValueBytes);
                 long loaded = 0;
                 foreach (long target in settings.ScaleRecords)

@@ -72,6 +72,8 @@ internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapa
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new MariaDbStore(this, options, endpoint, storeName);
 
+    private protected override IServerPing OpenPingCore(string endpoint) => new SqlPing(new MySqlConnection(MariaDbStore.ConnectionString(endpoint).ConnectionString));
+
     /// <summary>ER_DISK_FULL and ER_RECORD_FILE_FULL are a full disk; ER_NOT_KEYFILE and ER_CRASHED_ON_USAGE a damaged table.</summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
     {

@@ -73,8 +73,13 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
         }
     }
 
+    /// <summary>pgbench, from the server's own package, with KvBench's point reads and upserts as its scripts.</summary>
+    public override ServerBenchmark OwnBenchmark { get; } = new PgBench();
+
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new PostgreSqlStore(this, options, endpoint, storeName);
+
+    private protected override IServerPing OpenPingCore(string endpoint) => new SqlPing(new NpgsqlConnection(PostgreSqlStore.ConnectionString(endpoint).ConnectionString));
 
     /// <summary>SQLSTATE 53100 (disk_full) and the XX001/XX002 of damaged data and index pages.</summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
@@ -89,7 +94,7 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
     /// A program of the newest PostgreSQL Debian installed: its binaries live in /usr/lib/postgresql/VERSION/bin, off the
     /// PATH (Debian's wrappers pick a cluster of the system's own, which KvBench does not use).
     /// </summary>
-    private static string Binary(string program)
+    internal static string Binary(string program)
     {
         const string Versions = "/usr/lib/postgresql";
         string? newest = Directory.Exists(Versions)

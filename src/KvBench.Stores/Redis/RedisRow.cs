@@ -78,8 +78,13 @@ internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabili
         }
     }
 
+    /// <summary>redis-benchmark, from Debian's redis-tools: SET and GET over a keyspace loaded beforehand.</summary>
+    public override ServerBenchmark OwnBenchmark { get; } = new RedisBenchmark();
+
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new RedisStore(this, options, endpoint, storeName);
+
+    private protected override IServerPing OpenPingCore(string endpoint) => new RedisPing(endpoint);
 
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
     {

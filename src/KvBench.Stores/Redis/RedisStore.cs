@@ -55,7 +55,7 @@ internal sealed class RedisStore : StoreAdapter
     }
 
     /// <summary>A connection to <paramref name="endpoint"/> (<c>host:port</c> or a StackExchange.Redis configuration string).</summary>
-    private static ConnectionMultiplexer Connect(string endpoint)
+    internal static ConnectionMultiplexer Connect(string endpoint)
     {
         ConfigurationOptions configuration = ConfigurationOptions.Parse(endpoint);
 

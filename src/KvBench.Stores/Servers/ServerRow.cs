@@ -85,6 +85,34 @@ public abstract class ServerRow : StoreRow
     /// <summary>Whether the server at <paramref name="endpoint"/> answers yet; asked until it does.</summary>
     internal abstract Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// The server's own benchmark tool, which KvBench runs against the row's server beside the row, or
+    /// <see langword="null"/> when the row has none. Default: none.
+    /// </summary>
+    public virtual ServerBenchmark? OwnBenchmark => null;
+
+    /// <summary>
+    /// Where the row's server for <paramref name="durability"/> is now: the user's (<see cref="EndpointVariable"/>), the one
+    /// this process runs (<see cref="CreateHost"/>), or the one <c>kvbench servers up</c> runs; <see langword="null"/> when
+    /// none is.
+    /// </summary>
+    public string? EndpointFor(Durability durability) =>
+        UserEndpoint ?? _server.Running(durability)?.Endpoint ?? PublishedServers.Endpoint(Name, durability);
+
+    /// <summary>
+    /// A connection to the server at <paramref name="endpoint"/> through the row's own client, for timing round trips
+    /// that ask the server for nothing: what the loopback and the client add to every call of the row.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="endpoint"/> is neither <c>host:port</c> nor the client's connection string.</exception>
+    public IServerPing OpenPing(string endpoint)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(endpoint);
+        return OpenPingCore(endpoint);
+    }
+
+    /// <summary>Opens <see cref="OpenPing"/>'s connection with the row's client.</summary>
+    private protected abstract IServerPing OpenPingCore(string endpoint);
+
     /// <summary>An explicit endpoint needs nothing installed here; otherwise the row's own availability.</summary>
     private protected override string? UnavailableReasonFor(StoreOptions options) =>
         options is ServerStoreOptions { Endpoint: { Length: > 0 } } ? null : UnavailableReason;
@@ -92,8 +120,7 @@ public abstract class ServerRow : StoreRow
     private protected override IKeyValueStore OpenAdapter(StoreOptions options)
     {
         ServerStoreOptions serverOptions = ServerStoreOptions.From(options);
-        string endpoint = serverOptions.Endpoint ?? UserEndpoint ?? _server.Running(options.Durability)?.Endpoint
-            ?? PublishedServers.Endpoint(Name, options.Durability)
+        string endpoint = serverOptions.Endpoint ?? EndpointFor(options.Durability)
             ?? throw new StoreUnavailableException(Name, $"no server runs for it: start KvBench's with `kvbench servers up`, or point it at one with {EndpointVariable} or --endpoint");
         return OpenAdapter(serverOptions, endpoint, ServerStoreName.Of(options.Directory));
     }

@@ -77,6 +77,18 @@ public sealed class BenchmarkArgumentsTests
     }
 
     [Fact]
+    public void The_servers_switch_adds_the_server_section_to_either_evaluation_and_says_so_in_its_command_and_the_default_stays_embedded()
+    {
+        Assert.False(EvaluationPlan.Default.Servers);
+        Assert.False(EvaluationPlan.Full.Servers);
+        EvaluationPlan servers = EvaluationPlan.Default.WithServers();
+        Assert.True(servers.Servers);
+        Assert.Equal(AdrPreset.Default, servers.Adr);
+        Assert.Equal("dotnet run -c Release --project benchmarks/KvBench.Benchmarks -- --servers", servers.Command);
+        Assert.Equal("dotnet run -c Release --project benchmarks/KvBench.Benchmarks -- --full --servers", EvaluationPlan.Full.WithServers().Command);
+    }
+
+    [Fact]
     public void Threaded_point_operations_leave_out_a_raw_driver_that_serves_one_thread_above_one_thread()
     {
         BenchmarkCase[] cases = Cases(typeof(ThreadedPointOperations));

@@ -178,9 +178,12 @@ public static class AdrCharts
 
     private static string WorkloadTier(IEnumerable<WorkloadResult> results) => WorkloadTier(results.Select(result => result.Store));
 
-    /// <summary>The workload suites load and run every row at Buffered durability.</summary>
-    private static string WorkloadTier(IEnumerable<string> rows) =>
-        Chart.TierOf(rows.Distinct().Select(row => (row, StoreCatalog.Names.Contains(row) ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), Durability.Buffered) : Durability.Buffered.ToString())));
+    /// <summary>The workload section loads and runs every row at Buffered durability.</summary>
+    private static string WorkloadTier(IEnumerable<string> rows) => WorkloadTier(rows, Durability.Buffered);
+
+    /// <summary>What a write of the workload suites had reached when <paramref name="rows"/> ran at <paramref name="tier"/>, for a chart title.</summary>
+    internal static string WorkloadTier(IEnumerable<string> rows, Durability tier) =>
+        Chart.TierOf(rows.Distinct().Select(row => (row, StoreCatalog.Names.Contains(row) || StoreCatalog.ServerNames.Contains(row) ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), tier) : tier.ToString())));
 
     /// <summary>"read-only" stays, "50/50" becomes "50-50": file names of letters, digits and '-'.</summary>
     internal static string Slug(string text) =>

@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Text;
 
+using KvBench.Core;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Workload;
-using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports.Sections;
 
@@ -12,9 +12,16 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// read or an error fails the run. <c>kvbench ycsb</c> and <c>kvbench sweep</c> run them longer.
 /// </summary>
 /// <param name="settings">How long the YCSB, thread-sweep and scale suites run.</param>
-public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSettings>(settings)
+/// <param name="scope">Which rows, at which tier.</param>
+public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope) : AdrSection<SuiteSettings>(settings)
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    /// <summary>Every embedded row (<see cref="WorkloadScope.Embedded"/>) with <paramref name="settings"/>.</summary>
+    public WorkloadSection(SuiteSettings settings)
+        : this(settings, WorkloadScope.Embedded)
+    {
+    }
 
     /// <summary>The suites' settings for <paramref name="preset"/>.</summary>
     public WorkloadSection(AdrPreset preset = AdrPreset.Default)
@@ -24,6 +31,9 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
 
     /// <inheritdoc/>
     public override string Name => "workloads";
+
+    /// <summary>Which rows the suites run, at which tier.</summary>
+    public WorkloadScope Scope { get; } = scope;
 
     /// <summary>YCSB A to F on every row, when the run measured them.</summary>
     public IReadOnlyList<WorkloadResult>? Ycsb { get; set; }
@@ -40,11 +50,12 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
     public override Task MeasureAsync(AdrContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
+        IReadOnlyList<string> rows = Scope.Rows();
         context.Log("Running YCSB A to F and the thread sweep on every row...");
-        (Ycsb, ThreadSweep) = WorkloadSuites.Evaluation(StoreCatalog.AvailableNames, Settings, Path.Combine(context.WorkDirectory, "workloads"), context.Log);
+        (Ycsb, ThreadSweep) = WorkloadSuites.Evaluation(rows, Settings, Path.Combine(context.WorkDirectory, $"{Scope.ChartPrefix}workloads"), context.Log, options: Scope.OptionsFor);
         context.Took("YCSB and the thread sweep");
         context.Log($"Running the scale sweep ({string.Join(", ", Settings.ScaleRecords.Select(records => records.ToString("N0", s_numbers)))} records) on every row...");
-        Scale = WorkloadSuites.Scale(StoreCatalog.AvailableNames, Settings, Path.Combine(context.WorkDirectory, "scale"), context.Log);
+        Scale = WorkloadSuites.Scale(rows, Settings, Path.Combine(context.WorkDirectory, $"{Scope.ChartPrefix}scale"), context.Log, options: Scope.OptionsFor);
         context.Took("The scale sweep");
         return Task.CompletedTask;
     }
@@ -62,15 +73,25 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
             return;
         }
 
+        markdown.Output.AppendLine("## Workloads").AppendLine();
+        WriteTables(markdown);
+    }
+
+    /// <summary>
+    /// How the suites ran and their tables with their charts, under the chapter the caller wrote: "Workloads" for the
+    /// embedded rows, the server section's own for the server rows.
+    /// </summary>
+    public void WriteTables(AdrMarkdown markdown)
+    {
+        ArgumentNullException.ThrowIfNull(markdown);
         StringBuilder output = markdown.Output;
-        output.AppendLine("## Workloads").AppendLine();
         WriteMethod(output, markdown.Machine);
         if (Ycsb is { Count: > 0 })
         {
             output.AppendLine("### YCSB core workloads").AppendLine();
             output.AppendLine("A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian 0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to 100 records from a chosen key, 5% inserts.").AppendLine();
             WorkloadTables.Ycsb(Ycsb).WriteTo(output);
-            markdown.Charts([.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)], "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); the PNGs draw p50 to p99.9 on a log scale, one line per row.");
+            markdown.Charts(Placed([.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)]), "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); the PNGs draw p50 to p99.9 on a log scale, one line per row.");
         }
 
         if (ThreadSweep is { Count: > 0 })
@@ -78,7 +99,7 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
             output.AppendLine("### Threads").AppendLine();
             output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
             WorkloadTables.Threads(ThreadSweep).WriteTo(output);
-            markdown.Charts(AdrCharts.Threads(ThreadSweep), "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
+            markdown.Charts(Placed(AdrCharts.Threads(ThreadSweep)), "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
             WorkloadTables.WriteThreadCosts(output, ThreadSweep);
         }
 
@@ -87,8 +108,23 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
             output.AppendLine("### Scale").AppendLine();
             output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the lengths of every file in the row's directory after the load and Flush added up, not the blocks the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
             WorkloadTables.Scale(Scale).WriteTo(output);
-            markdown.Charts(AdrCharts.Scale(Scale), "What each row costs as it grows, log-log: a flat line does not slow down with size.");
+            markdown.Charts(Placed(AdrCharts.Scale(Scale)), "What each row costs as it grows, log-log: a flat line does not slow down with size.");
         }
+    }
+
+    /// <summary>
+    /// <paramref name="charts"/> as this section places them: the embedded section's as they are; another scope's with
+    /// its prefix on their ids and its tier in their titles.
+    /// </summary>
+    private IReadOnlyList<Chart> Placed(IReadOnlyList<Chart> charts)
+    {
+        if (Scope.ChartPrefix.Length == 0 && Scope.Durability == Durability.Buffered)
+        {
+            return charts;
+        }
+
+        string tier = AdrCharts.WorkloadTier([.. (Ycsb ?? []).Concat(ThreadSweep ?? []).Concat(ScaleRuns).Select(run => run.Store)], Scope.Durability);
+        return [.. charts.Select(chart => chart with { Id = Scope.ChartPrefix + chart.Id, Tier = tier })];
     }
 
     /// <summary>How the suites load and run; the scale sweep's own paragraph says how it loads.</summary>
@@ -99,7 +135,7 @@ public sealed class WorkloadSection(SuiteSettings settings) : AdrSection<SuiteSe
             return;
         }
 
-        output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at Buffered durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On {machine.LogicalCores} logical cores, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
+        output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at {Scope.Durability} durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On {machine.LogicalCores} logical cores, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
         string? unmeasured = WorkloadTables.SystemCallsUnmeasured([.. Ycsb ?? [], .. ThreadSweep ?? [], .. ScaleRuns]);
         output.AppendLine(s_numbers, $"CPU/op is the process's CPU time (user and system, every thread, the runtime's and the runner's own work included: the same runner for every row) over the measured window, divided by the operations completed in it; syscalls/op counts the system calls of the run's threads with the kernel's own counter (perf_event_open on the raw_syscalls:sys_enter tracepoint: an increment per call, not a tracer){(unmeasured is not null ? $"; here system calls were {unmeasured}" : string.Empty)}. This machine has {machine.LogicalCores} logical cores.").AppendLine();
     }

@@ -1,0 +1,234 @@
+using System.Globalization;
+using System.Text;
+
+using KvBench.Core;
+using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections;
+
+/// <summary>
+/// The server rows beside embedded ones (<c>kvbench adr --servers</c>, the evaluation's <c>-- --servers</c>): their
+/// servers started by KvBench through the rows' hosts and always stopped, the loopback round trip through each row's
+/// client, then at each tier in turn YCSB A to F, the thread sweep and the scale sweep by the workload section's own
+/// suites and tables, and each server's own benchmark tool beside its row. Not in the default evaluation, which
+/// compares embedded stores within its time.
+/// </summary>
+/// <param name="settings">The suites' lengths, the tiers, the embedded rows beside the servers, the round trips.</param>
+public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<ServerSectionSettings>(settings)
+{
+    /// <summary>The section's name, which <c>kvbench adr --section</c> takes.</summary>
+    public const string SectionName = "servers";
+
+    /// <summary>The chapter the section writes.</summary>
+    public const string Chapter = "Server rows";
+
+    private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    private readonly List<string> _rows = [];
+
+    private readonly List<string> _toolFailures = [];
+
+    /// <summary>The settings for <paramref name="preset"/>.</summary>
+    public ServerSection(AdrPreset preset = AdrPreset.Default)
+        : this(ServerSectionSettings.For(preset))
+    {
+    }
+
+    /// <inheritdoc/>
+    public override string Name => SectionName;
+
+    /// <summary>
+    /// The workload suites over the server rows whose servers started and the embedded rows beside them, one per tier
+    /// of <see cref="ServerSectionSettings.Tiers"/>, in order.
+    /// </summary>
+    public IReadOnlyList<WorkloadSection> Workloads => field ??= [.. Settings.Tiers.Select(tier => new WorkloadSection(Settings.Suites, new WorkloadScope
+    {
+        Rows = () => _rows,
+        Durability = tier,
+        ChartPrefix = $"servers-{tier.ToString().ToLowerInvariant()}-",
+    }))];
+
+    /// <summary>Each server row that was not measured, and why, one line each: its server could not be had or did not start.</summary>
+    public IReadOnlyList<string> NotMeasured { get; set; } = [];
+
+    /// <summary>The round trip of each server row measured, when the section ran.</summary>
+    public IReadOnlyList<ServerRoundTrip>? RoundTrips { get; set; }
+
+    /// <summary>Each server row beside its server's own benchmark, when the section ran.</summary>
+    public IReadOnlyList<OwnBenchmarkComparison>? OwnBenchmarks { get; set; }
+
+    /// <summary>The own benchmarks of <see cref="OwnBenchmarks"/>' rows and how each ran, one sentence per tool.</summary>
+    public IReadOnlyList<(string Tool, string Method)> ToolMethods { get; set; } = [];
+
+    /// <inheritdoc/>
+    public override async Task MeasureAsync(AdrContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var notMeasured = new List<string>();
+        var started = new List<(ServerRow Row, RowHostGroup Host)>();
+        try
+        {
+            foreach (ServerRow row in StoreCatalog.ServerRows)
+            {
+                if (row.UnavailableReason is { } reason)
+                {
+                    notMeasured.Add($"{row.Name} is not measured: {reason}");
+                    continue;
+                }
+
+                context.Log($"Starting {row.Name}'s servers...");
+                try
+                {
+                    started.Add((row, await StoreCatalog.StartHostsAsync([row.Name]).ConfigureAwait(false)));
+                }
+                catch (StoreUnavailableException error)
+                {
+                    notMeasured.Add($"{row.Name} is not measured: {error.Message}");
+                }
+            }
+
+            NotMeasured = notMeasured;
+            context.Took("Starting the servers");
+            ServerRow[] servers = [.. started.Select(server => server.Row)];
+            _rows.Clear();
+            _rows.AddRange([.. servers.Select(row => row.Name), .. Settings.EmbeddedRows.Where(row => StoreCatalog.Row(row).IsAvailable)]);
+
+            // Over loopback TCP the tier changes nothing a round trip does: it is timed on the first tier's servers.
+            RoundTrips = [.. servers.Select(row => RoundTripTimer.Measure(row, Endpoint(row, Settings.Tiers[0]), Settings.RoundTrips))];
+            context.Took("The loopback round trips");
+
+            var comparisons = new List<OwnBenchmarkComparison>();
+            foreach (WorkloadSection workloads in Workloads)
+            {
+                Durability tier = workloads.Scope.Durability;
+                context.Log($"At {tier}:");
+                await workloads.MeasureAsync(context).ConfigureAwait(false);
+                foreach (ServerRow row in servers.Where(row => row.OwnBenchmark is not null))
+                {
+                    try
+                    {
+                        comparisons.AddRange(await OwnBenchmarkRunner.CompareAsync(row, Endpoint(row, tier), workloads.ThreadSweep ?? [], Settings.Suites, tier, context.Log).ConfigureAwait(false));
+                    }
+                    catch (ServerBenchmarkException error)
+                    {
+                        _toolFailures.Add($"Server benchmark failed: {row.Name} at {tier}: {error.Message}");
+                    }
+                }
+
+                context.Took($"The servers' own benchmarks at {tier}");
+            }
+
+            OwnBenchmarks = comparisons;
+            ToolMethods = [.. servers.Select(row => row.OwnBenchmark).OfType<ServerBenchmark>().Select(tool => (tool.Tool, tool.Method))];
+        }
+        finally
+        {
+            await StopAsync(started.Select(server => server.Host)).ConfigureAwait(false);
+            context.Took("Stopping the servers");
+        }
+    }
+
+    /// <summary>The workload runs' problems, and "Server benchmark failed: ..." for each tool that failed.</summary>
+    public override IReadOnlyList<string> Problems() => [.. Workloads.SelectMany(workloads => workloads.Problems()), .. _toolFailures];
+
+    /// <inheritdoc/>
+    public override void WriteTo(AdrMarkdown markdown)
+    {
+        ArgumentNullException.ThrowIfNull(markdown);
+        if (RoundTrips is null && NotMeasured.Count == 0)
+        {
+            return;
+        }
+
+        StringBuilder output = markdown.Output;
+        output.AppendLine(s_numbers, $"## {Chapter}").AppendLine();
+        output.AppendLine(s_numbers, $"The server rows ({string.Join(", ", StoreCatalog.ServerNames)}) behind the same contract, each on a server from Debian's packages (installed by KvBench when missing) that KvBench started for this section on a free loopback port, in a data directory of its own, and stopped after it; beside them {string.Join(" and ", Settings.EmbeddedRows)}, in the client's process. Every row runs at {string.Join(", then at ", Settings.Tiers)}, each tier a chapter of its own below.").AppendLine();
+        foreach (string line in NotMeasured)
+        {
+            output.AppendLine(s_numbers, $"- {line}");
+        }
+
+        if (NotMeasured.Count > 0)
+        {
+            output.AppendLine();
+        }
+
+        if (RoundTrips is { Count: > 0 })
+        {
+            output.AppendLine("### The network between client and server").AppendLine();
+            output.AppendLine("Each server row's client and server are one machine apart by loopback TCP, with no replication. A round trip that asks the server for nothing, through the row's own client on one connection, one at a time: the least every call of the row costs beyond the in-process rows.").AppendLine();
+            ServerTables.RoundTrips(RoundTrips).WriteTo(output);
+        }
+
+        foreach (WorkloadSection workloads in Workloads.Where(workloads => workloads.ThreadSweep is not null))
+        {
+            Durability tier = workloads.Scope.Durability;
+            output.AppendLine(s_numbers, $"## {Chapter} at {tier}").AppendLine();
+            output.AppendLine(s_numbers, $"At {tier}, {TierSentence(tier)}").AppendLine();
+            output.AppendLine("In the tables below, a server row's CPU/op and syscalls/op are the client's process alone: its server's work is in a process of its own and not counted. A server row's bytes on disk are not counted either (\"-\"): its files are the server's, in a data directory every store on that server shares.").AppendLine();
+            workloads.WriteTables(markdown);
+            WriteOwnBenchmarks(output, [.. (OwnBenchmarks ?? []).Where(comparison => comparison.Durability == tier)]);
+        }
+    }
+
+    /// <summary>The rows beside their servers' own tools at one tier, how each tool ran and its commands.</summary>
+    private void WriteOwnBenchmarks(StringBuilder output, IReadOnlyList<OwnBenchmarkComparison> comparisons)
+    {
+        if (comparisons.Count == 0)
+        {
+            return;
+        }
+
+        output.AppendLine("### Each server's own benchmark beside its row").AppendLine();
+        output.AppendLine(s_numbers, $"Against the same server, after the row's runs, with values of {WorkloadSpec.DefaultValueBytes} bytes, a keyspace of {Settings.Suites.Records:N0} records loaded beforehand, as many connections as the row's threads and the same tier; the row's figures are its write-only (Put) and read-only (Get) runs of the thread sweep above. Row ÷ tool below 1: the .NET client and the row's way of storing cost that much of the server's own client's rate. The two ran one after the other, not at once, so at Synced, where a write waits for the device, a Put ratio also holds how the device's flushes differed between the two moments.").AppendLine();
+        foreach ((string tool, string method) in ToolMethods)
+        {
+            output.AppendLine(s_numbers, $"- {tool}: {method}.");
+        }
+
+        output.AppendLine();
+        ServerTables.OwnBenchmarks(comparisons).WriteTo(output);
+        output.AppendLine("<details><summary>The tools' commands</summary>").AppendLine();
+        output.AppendLine("```bash");
+        foreach (string command in comparisons.SelectMany(comparison => comparison.Commands))
+        {
+            output.AppendLine(command);
+        }
+
+        output.AppendLine("```").AppendLine().AppendLine("</details>").AppendLine();
+    }
+
+    /// <summary>What the tier is on each server, in one sentence.</summary>
+    private static string TierSentence(Durability durability) => durability == Durability.Synced
+        ? "a write is acknowledged once flushed to the device (PostgreSQL synchronous_commit=on with fsync, InnoDB innodb_flush_log_at_trx_commit=1, Redis appendfsync always; the embedded rows flush every commit); these are the servers' own defaults but for Redis', everysec. A synced write waits for the device: its rate says as much about the device's flushes at that moment as about the row."
+        : "a write is acknowledged once in the operating system's cache (PostgreSQL synchronous_commit=off, InnoDB innodb_flush_log_at_trx_commit=2, Redis appendfsync everysec; the embedded rows commit without a flush).";
+
+    /// <summary>The endpoint of <paramref name="row"/>'s server at <paramref name="tier"/>, which it has once started.</summary>
+    private static string Endpoint(ServerRow row, Durability tier) =>
+        row.EndpointFor(tier) ?? throw new InvalidOperationException($"{row.Name}'s server was started, yet the row names no endpoint at {tier}.");
+
+    /// <summary>Stops every server started, even when stopping one of them fails.</summary>
+    private static async Task StopAsync(IEnumerable<RowHostGroup> hosts)
+    {
+        List<Exception> errors = [];
+        foreach (RowHostGroup host in hosts.Reverse())
+        {
+            try
+            {
+                await host.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception error)
+            {
+                errors.Add(error);
+            }
+        }
+
+        if (errors.Count > 0)
+        {
+            throw new AggregateException("Stopping the server rows' servers failed.", errors);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+using KvBench.Core;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Tests.Servers;
+
+/// <summary>
+/// The ADR file's server section, measured for real in a short form: every server row in the workload tables at each
+/// tier, beside its own tool. Whether its servers stop is not asked here: other classes' fixtures may hold the same
+/// servers while it runs (ServerLifecycleTests checks the stop of a suite's servers).
+/// </summary>
+[Trait("Category", "Servers")]
+[Collection(ServerLifecycleCollection.Name)]
+public sealed class ServerSectionTests
+{
+    private static readonly ServerSectionSettings s_short = new()
+    {
+        Suites = new SuiteSettings
+        {
+            Records = 500,
+            YcsbThreads = 2,
+            SweepThreads = [1, 2],
+            ScaleRecords = [500],
+            Warmup = TimeSpan.FromMilliseconds(20),
+            Duration = TimeSpan.FromMilliseconds(100),
+        },
+        RoundTrips = 50,
+    };
+
+    [Fact]
+    public async Task The_server_section_lists_every_server_row_beside_the_embedded_rows_at_each_tier_and_its_own_tool_from_runs_that_completed()
+    {
+        ServerRow[] servers = [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null)];
+        Assert.NotEmpty(servers);
+        using var directory = new TempDirectory();
+        var section = new ServerSection(s_short);
+
+        AdrReport report = await AdrGenerator.MeasureAsync([section], new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null), "the test");
+
+        Assert.True(section.NotMeasured.Count == 0, string.Join(Environment.NewLine, section.NotMeasured));
+        Assert.Empty(report.Problems());
+        string[] rows = [.. servers.Select(row => row.Name), .. s_short.EmbeddedRows];
+        Assert.Equal(servers.Select(row => row.Name).Order(), section.RoundTrips!.Select(roundTrip => roundTrip.Row).Order());
+        Assert.Equal(s_short.Tiers, section.Workloads.Select(workloads => workloads.Scope.Durability));
+        string markdown = report.ToMarkdown();
+        string[] withTools = [.. servers.Where(row => row.OwnBenchmark is not null).Select(row => row.Name)];
+        foreach (WorkloadSection workloads in section.Workloads)
+        {
+            Durability tier = workloads.Scope.Durability;
+            Assert.Equal(rows.Order(), workloads.ThreadSweep!.Select(run => run.Store).Distinct().Order());
+            Assert.Equal(rows.Order(), workloads.Ycsb!.Select(run => run.Store).Distinct().Order());
+            Assert.Equal(rows.Order(), workloads.Scale!.Select(point => point.Store).Distinct().Order());
+            Assert.Contains($"## {ServerSection.Chapter} at {tier}", markdown, StringComparison.Ordinal);
+            Assert.Contains($"at {tier} durability", markdown, StringComparison.Ordinal);
+
+            // Each row's figure beside its tool is the rate of a thread-sweep run of that row at that tier that completed with no wrong read and no error.
+            OwnBenchmarkComparison[] comparisons = [.. section.OwnBenchmarks!.Where(comparison => comparison.Durability == tier)];
+            Assert.Equal(withTools.Order(), comparisons.Select(comparison => comparison.Row).Distinct().Order());
+            foreach (OwnBenchmarkComparison comparison in comparisons)
+            {
+                WorkloadResult puts = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.WriteOnly && run.Settings.Threads == comparison.Clients);
+                WorkloadResult gets = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.ReadOnly && run.Settings.Threads == comparison.Clients);
+                Assert.True(puts.Succeeded && gets.Succeeded);
+                Assert.Equal(puts.OperationsPerSecond, comparison.RowPutsPerSecond);
+                Assert.Equal(gets.OperationsPerSecond, comparison.RowGetsPerSecond);
+                Assert.True(comparison.ToolPutsPerSecond > 0 && comparison.ToolGetsPerSecond > 0);
+            }
+        }
+
+        Assert.Contains($"## {ServerSection.Chapter}", markdown, StringComparison.Ordinal);
+        string[] tierChapters = markdown.Split($"## {ServerSection.Chapter} at ")[1..];
+        Assert.Equal(s_short.Tiers.Count, tierChapters.Length);
+        Assert.All(tierChapters, chapter => Assert.All(rows, row => Assert.Contains($"\n{row} | read-only | ", chapter, StringComparison.Ordinal)));
+
+        // The charts of the server section's suites are files of their own, apart from the embedded section's.
+        Assert.All(report.Charts(), chart => Assert.StartsWith("servers-", chart.Id, StringComparison.Ordinal));
+
+    }
+}
