@@ -32,9 +32,13 @@ internal static class AdrCommand
             Description = $"Runs only this section of the file; repeat it for more. The sections: {string.Join(", ", AdrSections.Names)}. Default: every section.",
             HelpName = "name",
         };
+        var servers = new Option<bool>("--servers")
+        {
+            Description = $"Adds the server rows' sections ({string.Join(", ", AdrSections.CreateServers(AdrPreset.Default).Select(section => section.Name))}), which install and start their servers.",
+        };
         var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
-            output, quick, full, results, workDirectory, sections,
+            output, quick, full, results, workDirectory, sections, servers,
         };
         command.Validators.Add(result =>
         {
@@ -54,14 +58,16 @@ internal static class AdrCommand
             bool isFull = parseResult.GetValue(full);
             FileInfo file = parseResult.GetValue(output)!;
             string[] only = parseResult.GetValue(sections) ?? [];
+            bool withServers = parseResult.GetValue(servers);
             var request = new AdrRequest
             {
                 OutputFile = file.FullName,
-                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
+                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
                 Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
                 ResultsDirectory = parseResult.GetValue(results)!.FullName,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
                 Sections = only.Length > 0 ? only : null,
+                Servers = withServers,
             };
             TextWriter console = parseResult.InvocationConfiguration.Output;
             IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), console, parseResult.InvocationConfiguration.Error, console.WriteLine).ConfigureAwait(false);

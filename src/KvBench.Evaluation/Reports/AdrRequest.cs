@@ -23,17 +23,20 @@ public sealed record AdrRequest
     /// </summary>
     public string? WorkDirectory { get; init; }
 
-    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section.</summary>
+    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section of the default file, and the server sections with <see cref="Servers"/>.</summary>
     public IReadOnlyCollection<string>? Sections { get; init; }
+
+    /// <summary>Whether the server sections (<see cref="AdrSections.CreateServers"/>) follow the default ones. Default: <see langword="false"/>.</summary>
+    public bool Servers { get; init; }
 
     /// <summary>The sections asked for, in the file's order, with their settings for <see cref="Preset"/>.</summary>
     /// <exception cref="ArgumentException">A name that no section has.</exception>
     public IReadOnlyList<AdrSection> CreateSections()
     {
-        IReadOnlyList<AdrSection> all = AdrSections.Create(Preset);
+        IReadOnlyList<AdrSection> all = [.. AdrSections.Create(Preset), .. AdrSections.CreateServers(Preset)];
         if (Sections is null)
         {
-            return all;
+            return Servers ? all : AdrSections.Create(Preset);
         }
 
         foreach (string name in Sections.Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))

@@ -36,8 +36,11 @@ public sealed class AdrSectionTests
     public void Every_section_has_its_own_name_and_the_list_is_in_the_files_order()
     {
         IReadOnlyList<AdrSection> sections = AdrSections.Create(AdrPreset.Quick);
+        IReadOnlyList<AdrSection> serverSections = AdrSections.CreateServers(AdrPreset.Quick);
 
-        Assert.Equal(sections.Select(section => section.Name), AdrSections.Names);
+        Assert.Equal(sections.Concat(serverSections).Select(section => section.Name), AdrSections.Names);
+        Assert.Equal(sections.Select(section => section.Name), new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections().Select(section => section.Name));
+        Assert.Equal(AdrSections.Names, new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections().Select(section => section.Name));
         Assert.Equal(AdrSections.Names.Count, AdrSections.Names.Distinct(StringComparer.OrdinalIgnoreCase).Count());
         Assert.IsType<CapabilitiesSection>(sections[0]);
         Assert.Equal(["sqlite"], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["SQLite"] }.CreateSections().Select(section => section.Name));

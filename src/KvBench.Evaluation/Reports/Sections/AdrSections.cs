@@ -3,7 +3,10 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <summary>Every section of the ADR file, in the order the file prints them and the run measures them: the one list a new section joins.</summary>
 public static class AdrSections
 {
-    /// <summary>A fresh instance of every section, with its settings for <paramref name="preset"/>.</summary>
+    /// <summary>The chapter the server sections write under.</summary>
+    public const string ServerChapter = "Server rows";
+
+    /// <summary>A fresh instance of every section of the default file, with its settings for <paramref name="preset"/>.</summary>
     public static IReadOnlyList<AdrSection> Create(AdrPreset preset) =>
     [
         new CapabilitiesSection(preset),
@@ -14,6 +17,15 @@ public static class AdrSections
         new SqliteSection(preset),
     ];
 
-    /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order.</summary>
-    public static IReadOnlyList<string> Names { get; } = [.. Create(AdrPreset.Default).Select(section => section.Name)];
+    /// <summary>
+    /// A fresh instance of every section the server rows add (<c>--servers</c>), after those of <see cref="Create"/>: they
+    /// install and start servers, so the default file leaves them out.
+    /// </summary>
+    public static IReadOnlyList<AdrSection> CreateServers(AdrPreset preset) =>
+    [
+        new ServerKillRoundsSection(preset),
+    ];
+
+    /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order: the default sections, then the server sections.</summary>
+    public static IReadOnlyList<string> Names { get; } = [.. Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).Select(section => section.Name)];
 }
