@@ -24,6 +24,7 @@ public static class AdrSections
     public static IReadOnlyList<AdrSection> CreateServers(AdrPreset preset) =>
     [
         new ServerKillRoundsSection(preset),
+        new SeedClaimsSection(preset),
     ];
 
     /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order: the default sections, then the server sections.</summary>
