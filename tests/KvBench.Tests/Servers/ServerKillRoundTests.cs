@@ -37,6 +37,13 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
         Assert.False(ServerKillVerdict.Broken(result));
     }
 
+    [Theory]
+    [InlineData(0.42, "0.4 ms")]
+    [InlineData(7, "7.0 ms")]
+    [InlineData(1_234, "1,234 ms")]
+    public void A_loss_from_the_last_few_milliseconds_keeps_its_tenths(double milliseconds, string shown) =>
+        Assert.Equal(shown, ServerKillVerdict.Milliseconds(TimeSpan.FromMilliseconds(milliseconds)));
+
     [Fact]
     public async Task A_row_without_a_server_has_none_to_kill() =>
         await Assert.ThrowsAsync<ArgumentException>(() => PrivateServer.StartAsync(StoreNames.SqliteWal, Durability.Synced));
