@@ -28,18 +28,18 @@ internal static class AdrCommand
         {
             Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
         };
-        var servers = new Option<bool>("--servers")
-        {
-            Description = $"Adds the server rows' section ({ServerSection.SectionName}): {string.Join(", ", StoreCatalog.ServerNames)} beside Sqlite_WAL and LMDB at Synced, their servers installed from Debian's packages when missing, started and always stopped, and each server's own benchmark beside its row.",
-        };
         var sections = new Option<string[]>("--section")
         {
             Description = $"Runs only this section of the file; repeat it for more. The sections: {string.Join(", ", AdrSections.Names)}. Default: every section.",
             HelpName = "name",
         };
+        var servers = new Option<bool>("--servers")
+        {
+            Description = $"Adds the server rows' sections ({string.Join(", ", AdrSections.CreateServers(AdrPreset.Default).Select(section => section.Name))}): {string.Join(", ", StoreCatalog.ServerNames)} beside Sqlite_WAL and LMDB, their servers installed when missing, started and always stopped.",
+        };
         var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
-            output, quick, full, results, workDirectory, servers, sections,
+            output, quick, full, results, workDirectory, sections, servers,
         };
         command.Validators.Add(result =>
         {
@@ -58,8 +58,8 @@ internal static class AdrCommand
             bool isQuick = parseResult.GetValue(quick);
             bool isFull = parseResult.GetValue(full);
             FileInfo file = parseResult.GetValue(output)!;
-            bool withServers = parseResult.GetValue(servers);
             string[] only = parseResult.GetValue(sections) ?? [];
+            bool withServers = parseResult.GetValue(servers);
             var request = new AdrRequest
             {
                 OutputFile = file.FullName,

@@ -2,16 +2,23 @@ using System.CommandLine;
 
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Cli;
 
-/// <summary><c>crash</c>: crash rounds on one row; <c>crash-writer</c>: the process they kill.</summary>
+/// <summary><c>crash</c>: crash rounds on one row, its writer killed or its server; <c>crash-writer</c>: the process that writes through them.</summary>
 internal static class CrashCommands
 {
     public static Command Crash()
     {
-        var rounds = new Option<int>("--rounds") { Description = "Writers killed, one per round.", DefaultValueFactory = static _ => 50 };
-        var seed = new Option<int>("--seed") { Description = "Seeds the moments the writers are killed.", DefaultValueFactory = static _ => 20_241_122 };
+        var rounds = new Option<int>("--rounds") { Description = "Writers (or servers) killed, one per round.", DefaultValueFactory = static _ => 50 };
+        var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122 };
+        var kill = new Option<CrashKill>("--kill")
+        {
+            Description = "What a round kills: Writer (the process that writes), or Server (a server row's server, its whole process tree, started by KvBench for this command and restarted on its data directory after each kill). Default: Writer.",
+            DefaultValueFactory = static _ => CrashKill.Writer,
+        };
         rounds.Validators.Add(static result =>
         {
             if (result.GetValueOrDefault<int>() <= 0)
@@ -19,23 +26,33 @@ internal static class CrashCommands
                 result.AddError("--rounds must be at least 1.");
             }
         });
-        var command = new Command("crash", "Kills a writer process with SIGKILL at a random moment, round after round, reopens the store and checks that every acknowledged record is there with its bytes.")
+        var command = new Command("crash", "Kills a writer process with SIGKILL at a random moment, or the server it writes to (--kill Server), round after round, reopens the store and checks that every acknowledged record is there with its bytes.")
         {
-            rounds, seed,
+            rounds, seed, kill,
         };
         StoreArguments.AddTo(command);
+        command.Validators.Add(result =>
+        {
+            if (result.GetValue(kill) != CrashKill.Server || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
+            {
+                return;
+            }
+
+            if (StoreCatalog.Row(name) is not ServerRow row)
+            {
+                result.AddError($"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {StoreArguments.CanonicalName(name)} has none.");
+            }
+            else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
+            {
+                result.AddError($"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's own.");
+            }
+        });
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string store = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
-            CrashRoundsResult result = CrashRounds.RunAsync(
-                KvBenchCli.Locate(),
-                store,
-                parseResult.GetValue(StoreArguments.Durability),
-                parseResult.GetRequiredValue(StoreArguments.Directory),
-                parseResult.GetValue(rounds),
-                parseResult.GetValue(seed)).GetAwaiter().GetResult();
-            parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
-            return result.Held ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+            return parseResult.GetValue(kill) == CrashKill.Server
+                ? KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)).GetAwaiter().GetResult()
+                : KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed));
         });
         return command;
     }
@@ -44,23 +61,45 @@ internal static class CrashCommands
     {
         var name = new Option<string>("--name") { Description = "Whose fixed-seed records to write.", Required = true };
         var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption) { Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records)." };
-        var command = new Command(CrashWriter.CommandName, "Used by crash rounds: writes records one Put each and prints `ack N` once record N is acknowledged, until killed.")
+        var command = new Command(CrashWriter.CommandName, "Used by crash rounds: writes records one Put each and prints `ack N T` once record N is acknowledged (T: the monotonic clock's timestamp), until killed.")
         {
             name, ackBeforeFlush,
         };
         command.Hidden = true;
         StoreArguments.AddTo(command);
+        StoreArguments.AddEndpointTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             CrashWriter.Run(
+                CrashWriter.Options(parseResult.GetRequiredValue(StoreArguments.Directory), parseResult.GetValue(StoreArguments.Durability), parseResult.GetValue(StoreArguments.Endpoint)),
                 parseResult.GetRequiredValue(StoreArguments.Store),
-                parseResult.GetRequiredValue(StoreArguments.Directory),
-                parseResult.GetValue(StoreArguments.Durability),
                 parseResult.GetRequiredValue(name),
                 parseResult.InvocationConfiguration.Output,
                 parseResult.GetValue(ackBeforeFlush));
             return ExitCodes.Ok;
         });
         return command;
+    }
+
+    private static int KillWriter(ParseResult parseResult, string store, int rounds, int seed)
+    {
+        CrashRoundsResult result = CrashRounds.RunAsync(
+            KvBenchCli.Locate(),
+            store,
+            parseResult.GetValue(StoreArguments.Durability),
+            parseResult.GetRequiredValue(StoreArguments.Directory),
+            rounds,
+            seed).GetAwaiter().GetResult();
+        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
+        return result.Held ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+    }
+
+    /// <summary>Starts KvBench's own server for the row and tier, runs the rounds on it, and stops it (its data deleted), also when they fail.</summary>
+    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int seed)
+    {
+        await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, parseResult.GetRequiredValue(StoreArguments.Directory), rounds, seed).ConfigureAwait(false);
+        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
+        return ServerKillVerdict.Broken(result) ? ExitCodes.VerificationFailed : ExitCodes.Ok;
     }
 }

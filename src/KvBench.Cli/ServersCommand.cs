@@ -1,6 +1,8 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
 
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -17,7 +19,7 @@ internal static class ServersCommand
 
     public static Command Create() => new("servers", "KvBench's own servers for the server rows (Redis, PostgreSQL, MariaDB) on loopback ports, for commands run by hand.")
     {
-        Up(), Down(), Status(),
+        Up(), Down(), Status(), Claims(),
     };
 
     private static Command Up()
@@ -91,6 +93,75 @@ internal static class ServersCommand
         {
             PrintServers(parseResult.InvocationConfiguration.Output);
             return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    private static Command Claims()
+    {
+        var divisor = new Option<int>("--rounds-divisor")
+        {
+            Description = $"Runs the write-up's {SeedClaimSettings.WriteUpRounds:N0} sparse rounds divided by this (1: all of them).",
+            DefaultValueFactory = static _ => new SeedClaimSettings().RoundsDivisor,
+        };
+        var repeats = new Option<int>("--repeats")
+        {
+            Description = "Measured batches per volume, after one of warm-up; the median is reported.",
+            DefaultValueFactory = static _ => new SeedClaimSettings().Repeats,
+        };
+        var workDirectory = new Option<DirectoryInfo>("--work-dir")
+        {
+            Description = "Where Sqlite_WAL's stores go (and what names MariaDB's tables). Default: a new folder under the system temp folder, deleted afterwards.",
+        };
+        foreach (Option<int> count in new[] { divisor, repeats })
+        {
+            count.Validators.Add(result =>
+            {
+                if (result.GetValueOrDefault<int>() <= 0)
+                {
+                    result.AddError($"{result.Option.Name} must be at least 1.");
+                }
+            });
+        }
+
+        var command = new Command("claims", "The MineSaga write-up's claims (SQLite against a local MySQL), each beside what this machine measures at equal durability: Sqlite_WAL against MariaDB (KvBench's own servers, started and stopped here), sparse single writes, 30 and 300 writes, REPLACE against INSERT ... ON DUPLICATE KEY UPDATE, one thread against a pool of 4.")
+        {
+            divisor, repeats, workDirectory,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            var settings = new SeedClaimSettings { RoundsDivisor = parseResult.GetValue(divisor), Repeats = parseResult.GetValue(repeats) };
+            string? kept = parseResult.GetValue(workDirectory)?.FullName;
+            string directory = kept ?? Path.Combine(Path.GetTempPath(), "kvbench-claims-" + Guid.NewGuid().ToString("N"));
+            TextWriter output = parseResult.InvocationConfiguration.Output;
+            SeedClaimResults results;
+            try
+            {
+                RowHostGroup hosts = StoreCatalog.StartHostsAsync([StoreNames.MariaDb]).GetAwaiter().GetResult();
+                try
+                {
+                    results = SeedClaims.Measure(settings, directory, parseResult.InvocationConfiguration.Error.WriteLine);
+                }
+                finally
+                {
+                    hosts.DisposeAsync().AsTask().GetAwaiter().GetResult();
+                }
+            }
+            finally
+            {
+                if (kept is null && Directory.Exists(directory))
+                {
+                    Directory.Delete(directory, recursive: true);
+                }
+            }
+
+            output.WriteLine(SeedClaimsTable.ToMarkdown(results));
+            foreach (string problem in results.Problems)
+            {
+                parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
+            }
+
+            return results.Problems.Count == 0 ? ExitCodes.Ok : ExitCodes.VerificationFailed;
         });
         return command;
     }

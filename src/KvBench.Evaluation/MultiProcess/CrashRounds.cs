@@ -1,13 +1,25 @@
+using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.MultiProcess;
 
+/// <summary>What a crash round kills.</summary>
+public enum CrashKill
+{
+    /// <summary>The writer process; the store (its files, or its server) stays.</summary>
+    Writer,
+
+    /// <summary>The server the writer writes to, its whole process tree; it is started again on its data directory.</summary>
+    Server,
+}
+
 /// <summary>
 /// What a row's acknowledged writes survive: rounds of a writer process (<see cref="CrashWriter"/>) killed with SIGKILL
-/// at a random moment, the store reopened after each, and every acknowledged record read back.
+/// at a random moment, or whose server is, the store reopened after each, and every acknowledged record read back.
 /// </summary>
 /// <param name="Store">The row.</param>
 /// <param name="Durability">The tier the writer opened the store at.</param>
@@ -20,6 +32,15 @@ public sealed record CrashRoundsResult(string Store, Durability Durability, int 
 {
     /// <summary>Whether nothing acknowledged was lost, nothing torn, and every reopen succeeded.</summary>
     public bool Held => Lost == 0 && Torn == 0 && ReopenFailures.Count == 0;
+
+    /// <summary>What the rounds killed. Default: <see cref="CrashKill.Writer"/>.</summary>
+    public CrashKill Killed { get; init; } = CrashKill.Writer;
+
+    /// <summary>
+    /// The longest span, over the rounds, from the acknowledgement of a round's first lost record to its kill: how much
+    /// of the writes acknowledged before a kill it lost, in time. Zero when nothing was lost.
+    /// </summary>
+    public TimeSpan LostSpan { get; init; }
 }
 
 /// <summary>Runs crash rounds on one row and tier.</summary>
@@ -28,13 +49,13 @@ public static class CrashRounds
     /// <summary>The environment variable that sets how many rounds the tests and the ADR run per row and tier.</summary>
     public const string RoundsVariable = "KVBENCH_CRASH_ROUNDS";
 
-    /// <summary>Unacknowledged records looked at after the last acknowledged one for torn writes: more than can be in flight.</summary>
-    private const int UnacknowledgedChecked = 64;
-
     /// <summary>The longest a kill waits after the writer's first acknowledgement; the moment is uniform below it.</summary>
     private static readonly TimeSpan s_maxKillDelay = TimeSpan.FromMilliseconds(250);
 
     private static readonly TimeSpan s_firstAckTimeout = TimeSpan.FromSeconds(60);
+
+    /// <summary>How long a writer whose server was killed has to fail and exit before it is killed too.</summary>
+    private static readonly TimeSpan s_writerExitTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>The rounds <see cref="RoundsVariable"/> asks for, or <paramref name="fallback"/> when it is not set.</summary>
     /// <exception cref="InvalidOperationException">The variable is set to something other than a positive whole number.</exception>
@@ -51,7 +72,7 @@ public static class CrashRounds
             : throw new InvalidOperationException($"{RoundsVariable} is '{value}'; it must be a positive whole number of rounds.");
     }
 
-    /// <summary>Runs <paramref name="rounds"/> rounds on one store in <paramref name="directory"/>, each writer writing records of its own.</summary>
+    /// <summary>Runs <paramref name="rounds"/> rounds on one store in <paramref name="directory"/>, each writer writing records of its own and killed.</summary>
     /// <param name="cli">The kvbench that runs the writers.</param>
     /// <param name="store">The row.</param>
     /// <param name="durability">The tier the writers and the reopens use.</param>
@@ -59,36 +80,84 @@ public static class CrashRounds
     /// <param name="rounds">Writers to kill.</param>
     /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
     /// <param name="acknowledgeBeforeFlush">Acknowledge when Put returns even where the row needs a Flush: a control that must lose records.</param>
-    public static async Task<CrashRoundsResult> RunAsync(KvBenchCli cli, string store, Durability durability, string directory, int rounds, int seed, bool acknowledgeBeforeFlush = false)
+    public static Task<CrashRoundsResult> RunAsync(KvBenchCli cli, string store, Durability durability, string directory, int rounds, int seed, bool acknowledgeBeforeFlush = false)
     {
         ArgumentNullException.ThrowIfNull(cli);
+        var victim = new CrashVictim(
+            cli,
+            store,
+            durability,
+            CrashKill.Writer,
+            workerName => CrashWriter.Arguments(store, directory, durability, workerName, acknowledgeBeforeFlush),
+            static async writer =>
+            {
+                long killedAt = Stopwatch.GetTimestamp();
+                await writer.KillAsync().ConfigureAwait(false);
+                return killedAt;
+            },
+            CrashWriter.Options(directory, durability));
+        return RunAsync(victim, rounds, seed);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="rounds"/> rounds on the store <paramref name="directory"/> names on <paramref name="server"/>:
+    /// each writer writes records of its own until the server's process tree is killed with SIGKILL under it; the
+    /// server is started again on its data directory, and every acknowledged record is read back through it.
+    /// </summary>
+    /// <param name="cli">The kvbench that runs the writers.</param>
+    /// <param name="server">KvBench's own server for the row and tier, which the rounds kill and restart.</param>
+    /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
+    /// <param name="rounds">Servers to kill.</param>
+    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    {
+        ArgumentNullException.ThrowIfNull(cli);
+        ArgumentNullException.ThrowIfNull(server);
+        string store = server.Row.Name;
+        Durability durability = server.Durability;
+        var victim = new CrashVictim(
+            cli,
+            store,
+            durability,
+            CrashKill.Server,
+            workerName => CrashWriter.Arguments(store, directory, durability, workerName, endpoint: server.Endpoint),
+            async writer =>
+            {
+                long killedAt = await server.KillAsync().ConfigureAwait(false);
+
+                // The writer's next call fails once its connection is gone; a writer still waiting is killed by the wait.
+                await writer.WaitForExitAsync(s_writerExitTimeout).ConfigureAwait(false);
+                await server.RestartAsync().ConfigureAwait(false);
+                return killedAt;
+            },
+            CrashWriter.Options(directory, durability, server.Endpoint));
+        return RunAsync(victim, rounds, seed);
+    }
+
+    private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int seed)
+    {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
         var random = new Random(seed);
         long acknowledged = 0;
         long lost = 0;
         long torn = 0;
+        TimeSpan lostSpan = TimeSpan.Zero;
         var reopenFailures = new List<string>();
         for (int round = 0; round < rounds; round++)
         {
-            string workerName = $"crash-{durability}-{round}";
-            long acked = await WriteUntilKilledAsync(cli, CrashWriter.Arguments(store, directory, durability, workerName, acknowledgeBeforeFlush), random).ConfigureAwait(false);
-            acknowledged += acked;
+            string workerName = $"crash-{victim.Durability}-{round}";
+            (IReadOnlyList<long> acknowledgedAt, long killedAt) = await WriteUntilKilledAsync(victim, workerName, random).ConfigureAwait(false);
+            acknowledged += acknowledgedAt.Count;
             try
             {
-                using IKeyValueStore reopened = StoreCatalog.Open(store, new StoreOptions { Directory = directory, Durability = durability });
-                var records = WorkerRecords.For(workerName);
-                for (long index = 0; index < acked + UnacknowledgedChecked; index++)
+                using IKeyValueStore reopened = StoreCatalog.Open(victim.Store, victim.ReopenOptions);
+                CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), acknowledgedAt.Count);
+                lost += check.Lost;
+                torn += check.Torn;
+                if (check.FirstLost is { } first)
                 {
-                    byte[]? value = reopened.Get(records.Key(index));
-                    bool exact = value is not null && value.AsSpan().SequenceEqual(records.Value(index));
-                    if (index < acked && !exact)
-                    {
-                        lost++;
-                    }
-                    else if (index >= acked && value is not null && !exact)
-                    {
-                        torn++;
-                    }
+                    TimeSpan span = Stopwatch.GetElapsedTime(acknowledgedAt[(int)first], killedAt);
+                    lostSpan = span > lostSpan ? span : lostSpan;
                 }
             }
             catch (Exception e) when (e is KeyValueStoreException or IOException)
@@ -97,21 +166,29 @@ public static class CrashRounds
             }
         }
 
-        return new CrashRoundsResult(store, durability, rounds, acknowledged, lost, torn, reopenFailures);
+        return new CrashRoundsResult(victim.Store, victim.Durability, rounds, acknowledged, lost, torn, reopenFailures)
+        {
+            Killed = victim.Killed,
+            LostSpan = lostSpan,
+        };
     }
 
-    /// <summary>Starts a writer, kills it at a random moment after its first acknowledgement, and counts what it acknowledged.</summary>
-    private static async Task<long> WriteUntilKilledAsync(KvBenchCli cli, IReadOnlyList<string> arguments, Random random)
+    /// <summary>
+    /// Starts a writer, kills it (or its server) at a random moment after its first acknowledgement, and returns the
+    /// timestamp of every acknowledgement it printed, in the order of its records, and that of the kill.
+    /// </summary>
+    private static async Task<(IReadOnlyList<long> AcknowledgedAt, long KilledAt)> WriteUntilKilledAsync(CrashVictim victim, string workerName, Random random)
     {
-        await using CliProcess writer = cli.Start(arguments);
+        await using CliProcess writer = victim.Cli.Start(victim.WriterArguments(workerName));
+        string first;
         using (var firstAck = new CancellationTokenSource(s_firstAckTimeout))
         {
             try
             {
-                string line = await writer.OutputLines.ReadAsync(firstAck.Token).ConfigureAwait(false);
-                if (!line.StartsWith(CrashWriter.AckPrefix, StringComparison.Ordinal))
+                first = await writer.OutputLines.ReadAsync(firstAck.Token).ConfigureAwait(false);
+                if (!first.StartsWith(CrashWriter.AckPrefix, StringComparison.Ordinal))
                 {
-                    throw new InvalidOperationException($"The crash writer printed '{line}' instead of an acknowledgement. Its error output: {writer.StandardError}");
+                    throw new InvalidOperationException($"The crash writer printed '{first}' instead of an acknowledgement. Its error output: {writer.StandardError}");
                 }
             }
             catch (Exception e) when (e is OperationCanceledException or System.Threading.Channels.ChannelClosedException)
@@ -122,9 +199,27 @@ public static class CrashRounds
         }
 
         await Task.Delay(random.NextDouble() * s_maxKillDelay).ConfigureAwait(false);
-        await writer.KillAsync().ConfigureAwait(false);
+        long killedAt = await victim.KillAsync(writer).ConfigureAwait(false);
 
         // Every line the writer printed before it died: the first, already read, and the rest still in the pipe.
-        return 1 + (await writer.ReadAllOutputLinesAsync().ConfigureAwait(false)).Count(line => line.StartsWith(CrashWriter.AckPrefix, StringComparison.Ordinal));
+        IReadOnlyList<string> rest = await writer.ReadAllOutputLinesAsync().ConfigureAwait(false);
+        return ([.. new[] { first }.Concat(rest).Select(CrashWriter.AcknowledgedAt).OfType<long>()], killedAt);
     }
+
+    /// <summary>One row and tier under crash rounds: how its writers start, what a round kills, how the store is reopened after.</summary>
+    /// <param name="Cli">The kvbench that runs the writers.</param>
+    /// <param name="Store">The row.</param>
+    /// <param name="Durability">The tier.</param>
+    /// <param name="Killed">What a round kills.</param>
+    /// <param name="WriterArguments">The writer's command line for a worker's name.</param>
+    /// <param name="KillAsync">Kills the victim, and does what must follow before the store is read back; returns the kill's timestamp.</param>
+    /// <param name="ReopenOptions">How the store is opened to read the records back.</param>
+    private sealed record CrashVictim(
+        KvBenchCli Cli,
+        string Store,
+        Durability Durability,
+        CrashKill Killed,
+        Func<string, IReadOnlyList<string>> WriterArguments,
+        Func<CliProcess, Task<long>> KillAsync,
+        StoreOptions ReopenOptions);
 }

@@ -23,24 +23,20 @@ public sealed record AdrRequest
     /// </summary>
     public string? WorkDirectory { get; init; }
 
-    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section (the server section with <see cref="Servers"/>).</summary>
+    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section of the default file, and the server sections with <see cref="Servers"/>.</summary>
     public IReadOnlyCollection<string>? Sections { get; init; }
 
-    /// <summary>
-    /// Whether the server rows' section (<see cref="ServerSection"/>) runs after the others: it installs their servers
-    /// from Debian's packages when missing, starts them and stops them. Naming it in <see cref="Sections"/> runs it too.
-    /// Default: <see langword="false"/>, embedded rows only.
-    /// </summary>
+    /// <summary>Whether the server sections (<see cref="AdrSections.CreateServers"/>) follow the default ones. Default: <see langword="false"/>.</summary>
     public bool Servers { get; init; }
 
     /// <summary>The sections asked for, in the file's order, with their settings for <see cref="Preset"/>.</summary>
     /// <exception cref="ArgumentException">A name that no section has.</exception>
     public IReadOnlyList<AdrSection> CreateSections()
     {
-        IReadOnlyList<AdrSection> all = AdrSections.Create(Preset, Servers || (Sections?.Contains(ServerSection.SectionName, StringComparer.OrdinalIgnoreCase) ?? false));
+        IReadOnlyList<AdrSection> all = [.. AdrSections.Create(Preset), .. AdrSections.CreateServers(Preset)];
         if (Sections is null)
         {
-            return all;
+            return Servers ? all : AdrSections.Create(Preset);
         }
 
         foreach (string name in Sections.Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))

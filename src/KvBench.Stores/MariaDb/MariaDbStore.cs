@@ -22,7 +22,7 @@ internal sealed class MariaDbStore : SqlTableStore
     private const string DefaultDatabase = "kvbench";
 
     public MariaDbStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
-        : base(row, options, OpenDataSource(endpoint), Statements(storeName))
+        : base(row, options, OpenDataSource(endpoint), Statements(storeName, (options as MariaDbStoreOptions)?.Upsert ?? MariaDbUpsert.InsertOnDuplicateKeyUpdate))
     {
         try
         {
@@ -84,9 +84,11 @@ internal sealed class MariaDbStore : SqlTableStore
         return new MySqlDataSource(builder.ConnectionString);
     }
 
-    /// <summary>The statements on <paramref name="table"/>, with MySqlConnector's positional parameters.</summary>
-    private static SqlTableStatements Statements(string table) => new(
-        Upsert: $"INSERT INTO {table} (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+    /// <summary>The statements on <paramref name="table"/>, with MySqlConnector's positional parameters, writing with <paramref name="upsert"/>.</summary>
+    private static SqlTableStatements Statements(string table, MariaDbUpsert upsert) => new(
+        Upsert: upsert == MariaDbUpsert.Replace
+            ? $"REPLACE INTO {table} (k, v) VALUES (?, ?)"
+            : $"INSERT INTO {table} (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)",
         Select: $"SELECT v FROM {table} WHERE k = ?",
         Exists: $"SELECT 1 FROM {table} WHERE k = ?",
         Delete: $"DELETE FROM {table} WHERE k = ?",

@@ -36,6 +36,14 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
     /// </summary>
     internal override int? StopSignal => Signals.Quit;
 
+    /// <summary>
+    /// PostgreSQL's documentation of asynchronous commit: a crash of the database may lose the transactions of at most
+    /// three times wal_writer_delay (200 ms by default, which KvBench's server keeps).
+    /// </summary>
+    public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
+        ? new("synchronous_commit=on, fsync=on", TimeSpan.Zero, "a commit returns once its WAL is flushed: nothing acknowledged is lost")
+        : new("synchronous_commit=off", TimeSpan.FromMilliseconds(3 * 200), "a commit returns before its WAL is flushed: a crash of the database may lose the commits of up to 3 x wal_writer_delay (200 ms)");
+
     /// <summary>synchronous_commit is a session's setting: one server serves both tiers.</summary>
     internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.All];
 

@@ -37,6 +37,11 @@ internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabili
     /// <summary>The appendfsync setting that is each tier.</summary>
     internal static string AppendFsyncOf(Durability durability) => durability == Durability.Synced ? "always" : "everysec";
 
+    /// <summary>Redis' persistence documentation: with everysec "you may lose 1 second of data" in a disaster; always flushes before each reply.</summary>
+    public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
+        ? new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.Zero, "every write is flushed to the append-only file before its reply: nothing acknowledged is lost")
+        : new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.FromSeconds(1), "the append-only file is flushed once a second: a disaster may lose about the last second of writes");
+
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>Runs as the caller (Redis needs no user of its own); <c>--save ""</c>: the append-only file is the only persistence, no snapshots.</summary>

@@ -17,6 +17,7 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
 
     private ProcessRowHost? _process;
     private string? _dataDirectory;
+    private int _port;
 
     /// <summary>The durability tiers this server is set up for.</summary>
     public DurabilityTiers Tiers => tiers;
@@ -37,17 +38,44 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         try
         {
             await Task.Run(() => row.InitializeData(_dataDirectory, tiers), cancellationToken).ConfigureAwait(false);
-            int port = FreeLoopbackPort();
-            string endpoint = $"127.0.0.1:{port}";
-            Endpoint = endpoint;
-            _process = new ProcessRowHost(row.Name, row.ServerStartInfo(_dataDirectory, port, tiers), ready => row.AnswersAsync(endpoint, ready), row.ReadyTimeout);
-            await _process.StartAsync(cancellationToken).ConfigureAwait(false);
+            _port = FreeLoopbackPort();
+            Endpoint = $"127.0.0.1:{_port}";
+            await StartProcessAsync(_dataDirectory, cancellationToken).ConfigureAwait(false);
         }
         catch
         {
             await DisposeAsync().ConfigureAwait(false);
             throw;
         }
+    }
+
+    /// <summary>
+    /// Kills the server's whole process tree with SIGKILL, as a crash ends it (no stop signal, no shutdown), and keeps
+    /// its data directory for <see cref="RestartAsync"/>.
+    /// </summary>
+    /// <returns>The <see cref="System.Diagnostics.Stopwatch"/> timestamp taken just before the signal went out.</returns>
+    /// <exception cref="InvalidOperationException">The server does not run.</exception>
+    public async Task<long> KillAsync()
+    {
+        ProcessRowHost process = Interlocked.Exchange(ref _process, null)
+            ?? throw new InvalidOperationException($"The server of {row.Name} does not run, so it cannot be killed.");
+        long killedAt = System.Diagnostics.Stopwatch.GetTimestamp();
+
+        // ProcessRowHost ends its process tree with SIGKILL and waits until the server itself is gone.
+        await process.DisposeAsync().ConfigureAwait(false);
+        return killedAt;
+    }
+
+    /// <summary>Starts the server again on the data directory and port it had, after <see cref="KillAsync"/>: it recovers from what it left there.</summary>
+    /// <exception cref="InvalidOperationException">The server runs, or was never started.</exception>
+    public async Task RestartAsync(CancellationToken cancellationToken = default)
+    {
+        if (Volatile.Read(ref _process) is not null || _dataDirectory is not { } dataDirectory)
+        {
+            throw new InvalidOperationException($"The server of {row.Name} restarts only after it was started and killed.");
+        }
+
+        await StartProcessAsync(dataDirectory, cancellationToken).ConfigureAwait(false);
     }
 
     public override async ValueTask DisposeAsync()
@@ -68,6 +96,15 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         {
             Directory.Delete(dataDirectory, recursive: true);
         }
+    }
+
+    /// <summary>Runs the server on <paramref name="dataDirectory"/> at <see cref="Endpoint"/>'s port until it answers.</summary>
+    private async Task StartProcessAsync(string dataDirectory, CancellationToken cancellationToken)
+    {
+        string endpoint = Endpoint!;
+        var process = new ProcessRowHost(row.Name, row.ServerStartInfo(dataDirectory, _port, tiers), ready => row.AnswersAsync(endpoint, ready), row.ReadyTimeout);
+        _process = process;
+        await process.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>A port nothing listens on now; the kernel does not hand it out again at once, so the server gets it.</summary>

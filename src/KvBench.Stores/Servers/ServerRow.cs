@@ -55,6 +55,9 @@ public abstract class ServerRow : StoreRow
     /// </summary>
     internal abstract IReadOnlyList<DurabilityTiers> ServerTiers { get; }
 
+    /// <summary>The server's own setting that is <paramref name="durability"/>, and what the server's documentation promises a write acknowledged at it.</summary>
+    public abstract ServerTierPromise Promise(Durability durability);
+
     /// <summary>
     /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
     /// a kill leaves nothing behind (the data directory is deleted either way).

@@ -8,9 +8,9 @@ namespace KvBench.Stores.Servers;
 /// Options of the server rows (Redis, PostgreSQL, MariaDB); pass them to <see cref="StoreCatalog.Open"/> in place of
 /// <see cref="StoreOptions"/>. <see cref="StoreOptions.Directory"/> names the store on the server: its full path is
 /// hashed into a table name (a key prefix for Redis), so every directory has a store of its own and nothing is written
-/// into the directory itself.
+/// into the directory itself. A row with settings of its own takes a derived record (<see cref="MariaDb.MariaDbStoreOptions"/>).
 /// </summary>
-public sealed record ServerStoreOptions : StoreOptions
+public record ServerStoreOptions : StoreOptions
 {
     /// <summary>Options with <see cref="Endpoint"/> at its default.</summary>
     public ServerStoreOptions()

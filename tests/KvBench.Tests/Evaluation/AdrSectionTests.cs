@@ -35,20 +35,23 @@ public sealed class AdrSectionTests
     [Fact]
     public void Every_section_has_its_own_name_and_the_list_is_in_the_files_order()
     {
-        IReadOnlyList<AdrSection> sections = AdrSections.Create(AdrPreset.Quick, servers: true);
+        IReadOnlyList<AdrSection> sections = AdrSections.Create(AdrPreset.Quick);
+        IReadOnlyList<AdrSection> serverSections = AdrSections.CreateServers(AdrPreset.Quick);
 
-        Assert.Equal(sections.Select(section => section.Name), AdrSections.Names);
-        Assert.IsType<ServerSection>(sections[^1]);
-        Assert.DoesNotContain(AdrSections.Create(AdrPreset.Quick), section => section is ServerSection);
+        Assert.Equal(sections.Concat(serverSections).Select(section => section.Name), AdrSections.Names);
+        Assert.Equal(sections.Select(section => section.Name), new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections().Select(section => section.Name));
+        Assert.Equal(AdrSections.Names, new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections().Select(section => section.Name));
+        Assert.IsType<ServerSection>(serverSections[0]);
+        Assert.DoesNotContain(sections, section => section is ServerSection);
         Assert.Equal(AdrSections.Names.Count, AdrSections.Names.Distinct(StringComparer.OrdinalIgnoreCase).Count());
         Assert.IsType<CapabilitiesSection>(sections[0]);
         Assert.Equal(["sqlite"], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["SQLite"] }.CreateSections().Select(section => section.Name));
         Assert.Throws<ArgumentException>(() => new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["nope"] }.CreateSections());
 
-        // The server section runs only when asked: named, or with --servers after every other section.
+        // The server sections run only when asked: named, or with --servers after the default sections.
         Assert.Equal([ServerSection.SectionName], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["Servers"] }.CreateSections().Select(section => section.Name));
         Assert.DoesNotContain(new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections(), section => section is ServerSection);
-        Assert.IsType<ServerSection>(new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections()[^1]);
+        Assert.Contains(new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections(), section => section is ServerSection);
     }
 
     [Fact]

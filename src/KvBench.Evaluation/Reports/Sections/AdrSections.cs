@@ -3,24 +3,31 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <summary>Every section of the ADR file, in the order the file prints them and the run measures them: the one list a new section joins.</summary>
 public static class AdrSections
 {
-    /// <summary>
-    /// A fresh instance of every section, with its settings for <paramref name="preset"/>; with
-    /// <paramref name="servers"/>, the server rows' section last (it installs and starts servers, so only when asked).
-    /// </summary>
-    public static IReadOnlyList<AdrSection> Create(AdrPreset preset, bool servers = false)
-    {
-        AdrSection[] embedded =
-        [
-            new CapabilitiesSection(preset),
-            new CrashRoundsSection(preset),
-            new BenchmarkSection(),
-            new WorkloadSection(preset),
-            new ContentionSection(preset),
-            new SqliteSection(preset),
-        ];
-        return servers ? [.. embedded, new ServerSection(preset)] : embedded;
-    }
+    /// <summary>The chapter the server sections write under.</summary>
+    public const string ServerChapter = "Server rows";
 
-    /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order, the server section's included.</summary>
-    public static IReadOnlyList<string> Names { get; } = [.. Create(AdrPreset.Default, servers: true).Select(section => section.Name)];
+    /// <summary>A fresh instance of every section of the default file, with its settings for <paramref name="preset"/>.</summary>
+    public static IReadOnlyList<AdrSection> Create(AdrPreset preset) =>
+    [
+        new CapabilitiesSection(preset),
+        new CrashRoundsSection(preset),
+        new BenchmarkSection(),
+        new WorkloadSection(preset),
+        new ContentionSection(preset),
+        new SqliteSection(preset),
+    ];
+
+    /// <summary>
+    /// A fresh instance of every section the server rows add (<c>--servers</c>), after those of <see cref="Create"/>: they
+    /// install and start servers, so the default file leaves them out.
+    /// </summary>
+    public static IReadOnlyList<AdrSection> CreateServers(AdrPreset preset) =>
+    [
+        new ServerSection(preset),
+        new ServerKillRoundsSection(preset),
+        new SeedClaimsSection(preset),
+    ];
+
+    /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order: the default sections, then the server sections.</summary>
+    public static IReadOnlyList<string> Names { get; } = [.. Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).Select(section => section.Name)];
 }

@@ -1,0 +1,94 @@
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections;
+
+/// <summary>
+/// Server kill rounds on every server row available here, at both tiers: a writer process writes to a server KvBench
+/// started for the section alone, the server's process tree is killed with SIGKILL under it, the server is started
+/// again on its data directory, and every acknowledged write is read back. A loss at Synced, a loss from further back
+/// than the Buffered setting allows, a torn record or a failed reopen fails the run. Needs the CLI.
+/// </summary>
+public sealed class ServerKillRoundsSection : AdrSection
+{
+    /// <summary>The rounds per row and tier for <paramref name="preset"/>, unless <c>KVBENCH_CRASH_ROUNDS</c> says otherwise (the crash rounds' own).</summary>
+    public ServerKillRoundsSection(AdrPreset preset = AdrPreset.Default) =>
+        Rounds = CrashRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
+
+    /// <inheritdoc/>
+    public override string Name => "serverkills";
+
+    /// <summary>Rounds per row and tier.</summary>
+    public int Rounds { get; }
+
+    /// <summary>Server kill rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
+
+    /// <summary>The server rows left out, each with why (not installable here, or pointed at a user's own server).</summary>
+    public IReadOnlyList<string> LeftOut { get; private set; } = [];
+
+    /// <inheritdoc/>
+    public override async Task MeasureAsync(AdrContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (context.Cli is null)
+        {
+            return;
+        }
+
+        context.Log($"Server kill rounds: {Rounds} per server row and tier...");
+        var results = new List<CrashRoundsResult>();
+        var leftOut = new List<string>();
+        foreach (ServerRow row in StoreCatalog.ServerRows)
+        {
+            if (row.UnavailableReason is { } reason)
+            {
+                leftOut.Add($"{row.Name}: {reason}");
+                continue;
+            }
+
+            if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
+            {
+                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not kill");
+                continue;
+            }
+
+            foreach (Durability durability in Enum.GetValues<Durability>().Where(tier => row.Declared.Durability.Offers(tier)))
+            {
+                await using PrivateServer server = await PrivateServer.StartAsync(row.Name, durability).ConfigureAwait(false);
+                string storeName = Path.Combine(context.WorkDirectory, "serverkills", $"{row.Name}-{durability}");
+                results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, seed: Rounds).ConfigureAwait(false));
+            }
+
+            context.Took($"Server kill rounds on {row.Name}");
+        }
+
+        Results = results;
+        LeftOut = leftOut;
+    }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<string> Problems() =>
+        [.. (Results ?? []).Where(ServerKillVerdict.Broken).Select(ServerKillVerdict.Problem)];
+
+    /// <inheritdoc/>
+    public override void WriteTo(AdrMarkdown markdown)
+    {
+        ArgumentNullException.ThrowIfNull(markdown);
+        if (Results is not { Count: > 0 })
+        {
+            return;
+        }
+
+        markdown.Within(AdrSections.ServerChapter);
+        markdown.Output.AppendLine("### A server killed").AppendLine();
+        markdown.Output.Append(CrashTable.ServerKillsToMarkdown(Results));
+        markdown.Output.AppendLine("Each round starts a writer process that puts records one at a time through the row's client and acknowledges each once `Put` returned, then kills the server's whole process tree with SIGKILL at a random moment (seeded) up to 250 ms after the first acknowledgement, as a crash of the server would end it (no shutdown). The server, KvBench's own for this section alone, is started again on the same data directory and port and recovers from what the kill left; every acknowledged record is read back through it. Lost counts acknowledged records missing or with other bytes; \"within\" is how long before the kill the first lost record had been acknowledged. What a setting may lose is its documentation's promise, which speaks of a crash of the machine or of the server as each says; a kill of the server process leaves what it had handed to the operating system in the page cache, so a kill can only show what the server held in its own memory. `kvbench crash --kill Server --store <row> --durability <tier> --dir <name> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets the rounds here.").AppendLine();
+        foreach (string row in LeftOut)
+        {
+            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+        }
+    }
+}

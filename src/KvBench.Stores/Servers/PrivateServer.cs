@@ -1,0 +1,76 @@
+using KvBench.Core;
+
+namespace KvBench.Stores.Servers;
+
+/// <summary>
+/// A server KvBench runs for one row and tier for one caller alone, apart from the servers suites share through
+/// <see cref="StoreRow.CreateHost"/> (killing a shared one would fail every suite that uses it): a crash round kills it
+/// with SIGKILL and starts it again on the same data directory and port, where it recovers from what the kill left.
+/// Stopped and its data deleted when disposed.
+/// </summary>
+public sealed class PrivateServer : IAsyncDisposable
+{
+    private readonly ServerInstance _instance;
+
+    private PrivateServer(ServerRow row, Durability durability, ServerInstance instance)
+    {
+        Row = row;
+        Durability = durability;
+        _instance = instance;
+    }
+
+    /// <summary>The row the server is for.</summary>
+    public ServerRow Row { get; }
+
+    /// <summary>The tier the server is set up for.</summary>
+    public Durability Durability { get; }
+
+    /// <summary><c>127.0.0.1:port</c>, the same after every restart.</summary>
+    public string Endpoint => _instance.Endpoint ?? throw new InvalidOperationException($"The server of {Row.Name} has not started.");
+
+    /// <summary>The server's process id while it runs, or <see langword="null"/> between a kill and its restart.</summary>
+    public int? ProcessId => _instance.ProcessId;
+
+    /// <summary>Installs the row's server when missing and starts one of its own for <paramref name="durability"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="rowName"/> is no server row.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// The row's environment variable points it at a server of the user's own, which KvBench neither kills nor
+    /// replaces with one of its own behind the user's back.
+    /// </exception>
+    /// <exception cref="StoreUnavailableException">The server cannot be installed or did not start.</exception>
+    public static async Task<PrivateServer> StartAsync(string rowName, Durability durability, CancellationToken cancellationToken = default)
+    {
+        ServerRow row = StoreCatalog.Row(rowName) as ServerRow
+            ?? throw new ArgumentException($"{rowName} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(rowName));
+        if (row.UserEndpoint is { } endpoint)
+        {
+            throw new InvalidOperationException(
+                $"{row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}); KvBench kills only a server it started itself. Unset {row.EndpointVariable} to kill KvBench's own.");
+        }
+
+        if (row.UnavailableReason is { } reason)
+        {
+            throw new StoreUnavailableException(row.Name, reason);
+        }
+
+        DurabilityTiers tiers = row.ServerTiers.FirstOrDefault(offered => offered.Offers(durability));
+        if (tiers == DurabilityTiers.None)
+        {
+            throw new DurabilityNotOfferedException(row.Name, durability, row.Declared.Durability);
+        }
+
+        var instance = new ServerInstance(row, tiers);
+        await instance.StartAsync(cancellationToken).ConfigureAwait(false);
+        return new PrivateServer(row, durability, instance);
+    }
+
+    /// <summary>Kills the server's whole process tree with SIGKILL; its data directory stays for <see cref="RestartAsync"/>.</summary>
+    /// <returns>The <see cref="System.Diagnostics.Stopwatch"/> timestamp taken just before the signal went out.</returns>
+    public Task<long> KillAsync() => _instance.KillAsync();
+
+    /// <summary>Starts the server again on its data directory and port and waits until it answers.</summary>
+    public Task RestartAsync(CancellationToken cancellationToken = default) => _instance.RestartAsync(cancellationToken);
+
+    /// <summary>Stops the server and deletes its data directory.</summary>
+    public ValueTask DisposeAsync() => _instance.DisposeAsync();
+}
