@@ -12,14 +12,22 @@ namespace KvBench.Stores.Redis;
 /// The <c>Garnet</c> row: Microsoft Research's Redis-compatible server in C# on Tsavorite (the maintained successor of
 /// the FASTER engine the <c>FASTER</c> row runs in-process), through the Redis row's client and store
 /// (<see cref="RedisStore"/>), run from KvBench's .NET tool manifest. Its append-only file is the durability: every
-/// write is committed to it before the reply (<c>--aof --aof-commit-wait</c>), and the storage device decides what a
-/// commit is. Buffered is <c>--device-type RandomAccess</c>: .NET's RandomAccess API over files Garnet opens
-/// <c>O_DIRECT</c> without <c>O_DSYNC</c>, so a commit is one <c>pwrite64</c> that reached the device's (volatile) cache,
-/// and no call flushes it (strace: 200 <c>pwrite64</c> and no fsync-family call for 200 SETs). Synced is
-/// <c>--device-type FileStream</c>: Garnet opens its files through <c>FileStream</c> with <c>FileOptions.WriteThrough</c>,
-/// which .NET opens <c>O_SYNC</c> on Linux, so every commit's <c>pwrite64</c> returns once the device has flushed it
-/// (strace: 200 such writes for 200 SETs). Garnet 2.2.8 names no option that calls fsync.
+/// write is committed to it before the reply (<c>--aof --aof-commit-wait</c>), on <c>--device-type RandomAccess</c>,
+/// which opens the file <c>O_DIRECT</c> without <c>O_DSYNC</c>: a commit is one <c>pwrite64</c> that reached the
+/// device's (volatile) cache, and no call flushes it (strace: 200 <c>pwrite64</c> and no fsync-family call for 200
+/// SETs), so the row offers Buffered only.
 /// </summary>
+/// <remarks>
+/// Garnet 2.2.8 names no option that calls fsync. Its <c>--device-type FileStream</c> opens the file through
+/// <c>FileStream</c> with <c>FileOptions.WriteThrough</c>, which .NET opens <c>O_SYNC</c> on Linux: strace saw one such
+/// write per commit (404 for 200 Puts, a Put being a MULTI/EXEC of SET and ZADD), a flush each. But SIGKILL rounds on it
+/// (the server killed under four writers, restarted on its directory with <c>--recover</c>) lost acknowledged writes:
+/// 32 of 98 in 3 rounds on 2026-11-25 (another run: 0 of 150). A tier that loses acknowledged writes to a killed process
+/// is not Synced, so KvBench does not offer it. RandomAccess lost none of 1,437 and 1,116 in 3 rounds, but 1,300 of 1,660
+/// in 5: Garnet's recovery itself loses acknowledged writes across repeated kills, which the Buffered tier's promise
+/// (the write survives the process being killed) does not allow either; GarnetKillRoundTests measures it and is skipped
+/// until that changes.
+/// </remarks>
 internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCapabilities
 {
     MaxKeyBytes = MaxKeyBytes,
@@ -30,7 +38,7 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
     // The Redis row's index: every key a member of one sorted set written in the same MULTI/EXEC as its value, which
     // ZRANGEBYLEX seeks in unsigned byte order; the probes measure that Garnet's seek is one.
     OrderedPrefixScan = true,
-    Durability = DurabilityTiers.All,
+    Durability = DurabilityTiers.Buffered,
 }, s_tool, endpointVariable: "KVBENCH_GARNET_ENDPOINT")
 {
     /// <summary>
@@ -48,64 +56,31 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
 
     private static readonly DotnetServerTool s_tool = new("garnet-server");
 
-    /// <summary>The storage device is the server's, for every client, so KvBench runs one server per tier.</summary>
-    internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.Buffered, DurabilityTiers.Synced];
-
-    /// <summary>The storage device that is each tier.</summary>
-    internal static string DeviceTypeOf(Durability durability) => durability == Durability.Synced ? "FileStream" : "RandomAccess";
+    internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.Buffered];
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>
     /// <c>--storage-tier</c>: the store spills to files, and without it Garnet refuses <c>--logdir</c>;
     /// <c>--aof --aof-commit-wait</c>: every write is appended to the append-only file, and the reply waits for the
-    /// append to reach the device; <c>--device-type</c>: the tier's device (<see cref="DeviceTypeOf"/>), both .NET's own
-    /// file I/O, where the default native device needs a native library of its own (here it failed to load it) and
-    /// fails on its first write without it; <c>--recover</c>: a server restarted on
-    /// the directory (after a kill) reads its checkpoint and replays its file, and a fresh one starts empty.
+    /// append to reach the device; <c>--device-type RandomAccess</c>: .NET's own file I/O, where the default native
+    /// device needs a native library of its own (here it failed to load it) and fails on its first write without it;
+    /// <c>--recover</c>: a server restarted on the directory (after a kill) reads its checkpoint and replays its file, and
+    /// a fresh one starts empty.
     /// </summary>
     internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) => s_tool.StartInfo(Name,
     [
         "--bind", "127.0.0.1", "--port", port.ToString(CultureInfo.InvariantCulture),
         "--storage-tier", "--logdir", Path.Combine(dataDirectory, "log"), "--checkpointdir", Path.Combine(dataDirectory, "checkpoint"),
-        "--aof", "--aof-commit-wait", "--device-type", DeviceTypeOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered), "--recover",
+        "--aof", "--aof-commit-wait", "--device-type", "RandomAccess", "--recover",
     ]);
 
     /// <summary>
-    /// Nothing unless every write is in the append-only file before its reply (<c>appendonly</c>, <c>aof-commit-wait</c>,
-    /// and not <c>aof-null-device</c>, as CONFIG GET reports them). Garnet does not report its storage device over its
-    /// protocol, so Synced is read from the command line of a server that runs on this machine (<c>--device-type
-    /// FileStream</c>); a server elsewhere, or one whose command line does not say, is taken as Buffered.
+    /// Buffered when every write is in the append-only file before its reply (<c>appendonly</c>, <c>aof-commit-wait</c>,
+    /// and not <c>aof-null-device</c>, as CONFIG GET reports them), else nothing.
     /// </summary>
-    internal override DurabilityTiers OfferedBy(IServer server)
-    {
-        if (Setting(server, "appendonly") != "yes" || Setting(server, "aof-commit-wait") != "yes" || Setting(server, "aof-null-device") != "no")
-        {
-            return DurabilityTiers.None;
-        }
-
-        return LocalServerProcess.CommandLine(server.EndPoint) is { } commandLine && DeviceType(commandLine) == DeviceTypeOf(Durability.Synced)
-            ? DurabilityTiers.Synced
-            : DurabilityTiers.Buffered;
-    }
-
-    /// <summary>The value of <c>--device-type</c> on <paramref name="commandLine"/> (<c>--device-type X</c> or <c>--device-type=X</c>), or <see langword="null"/>.</summary>
-    private static string? DeviceType(IReadOnlyList<string> commandLine)
-    {
-        const string Option = "--device-type";
-        for (int i = 0; i < commandLine.Count; i++)
-        {
-            if (commandLine[i] == Option && i + 1 < commandLine.Count)
-            {
-                return commandLine[i + 1];
-            }
-
-            if (commandLine[i].StartsWith(Option + "=", StringComparison.Ordinal))
-            {
-                return commandLine[i][(Option.Length + 1)..];
-            }
-        }
-
-        return null;
-    }
+    internal override DurabilityTiers OfferedBy(IServer server) =>
+        Setting(server, "appendonly") == "yes" && Setting(server, "aof-commit-wait") == "yes" && Setting(server, "aof-null-device") == "no"
+            ? DurabilityTiers.Buffered
+            : DurabilityTiers.None;
 }

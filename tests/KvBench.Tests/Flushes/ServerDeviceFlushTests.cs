@@ -17,7 +17,7 @@ namespace KvBench.Tests.Flushes;
 /// it: PostgreSQL's backends and WAL writer, Redis' background threads, InnoDB's) while this process overwrites records
 /// with changed bytes one Put each; the store is then reopened and read back. A flush is an fsync-family call, or a write
 /// through a file descriptor opened <c>O_SYNC</c> or <c>O_DSYNC</c>, which returns only once the device has the data
-/// (Garnet's FileStream device opens its files so, and calls no fsync).
+/// (Garnet's FileStream device, tried for a Synced Garnet, opens its files so and calls no fsync).
 /// </summary>
 [Trait("Category", "DeviceFlushes")]
 [Trait("Category", "Servers")]
