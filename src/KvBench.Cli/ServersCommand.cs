@@ -17,7 +17,7 @@ internal static class ServersCommand
 {
     private static readonly TimeSpan s_downTimeout = TimeSpan.FromSeconds(60);
 
-    public static Command Create() => new("servers", "KvBench's own servers for the server rows (Redis, PostgreSQL, MariaDB) on loopback ports, for commands run by hand.")
+    public static Command Create() => new("servers", $"KvBench's own servers for the server rows ({string.Join(", ", StoreCatalog.ServerNames)}) on loopback ports, for commands run by hand.")
     {
         Up(), Down(), Status(), Claims(),
     };
@@ -37,7 +37,7 @@ internal static class ServersCommand
                 result.AddError($"'{name}' is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.");
             }
         });
-        var command = new Command("up", "Installs (from Debian's packages, as root) and starts the servers, prints where each listens, and runs until `kvbench servers down` or Ctrl+C, then stops them and deletes their data.")
+        var command = new Command("up", "Installs (from Debian's packages, as root, or KvBench's .NET tool manifest) and starts the servers, prints where each listens, and runs until `kvbench servers down` or Ctrl+C, then stops them and deletes their data.")
         {
             stores,
         };

@@ -55,6 +55,7 @@ public static class StoreCatalog
     private static readonly ServerRow[] s_serverRows =
     [
         new RedisRow(),
+        new GarnetRow(),
         new PostgreSqlRow(),
         new MariaDbRow(),
     ];

@@ -48,6 +48,9 @@ public static class StoreNames
     /// <summary>Redis through StackExchange.Redis: values under a key prefix, a sorted-set index, the append-only file.</summary>
     public const string Redis = "Redis";
 
+    /// <summary>Garnet, Microsoft Research's Redis-compatible server on Tsavorite, through the Redis row's client and store.</summary>
+    public const string Garnet = "Garnet";
+
     /// <summary>PostgreSQL through Npgsql: one bytea key-value table.</summary>
     public const string PostgreSql = "PostgreSQL";
 

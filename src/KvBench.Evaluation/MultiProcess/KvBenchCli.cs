@@ -1,5 +1,7 @@
 using System.Diagnostics;
 
+using KvBench.Stores;
+
 namespace KvBench.Evaluation.MultiProcess;
 
 /// <summary>
@@ -36,7 +38,7 @@ public sealed class KvBenchCli
     public static KvBenchCli FromAssembly(string assemblyPath)
     {
         string path = Existing(assemblyPath);
-        return new KvBenchCli(path, DotnetHost(), [path]);
+        return new KvBenchCli(path, DotnetHost.Path, [path]);
     }
 
     /// <summary>Uses the <c>kvbench</c> executable at <paramref name="executablePath"/>, run directly.</summary>
@@ -100,19 +102,6 @@ public sealed class KvBenchCli
         }
 
         return CliProcess.RunAsync(wrapped, timeout);
-    }
-
-    /// <summary>The <c>dotnet</c> host that runs this process, so a child runs on the same runtime and SDK.</summary>
-    internal static string DotnetHost()
-    {
-        // Set by the SDK for everything it starts (dotnet test, dotnet run).
-        if (Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } hostPath && File.Exists(hostPath))
-        {
-            return hostPath;
-        }
-
-        string? processPath = Environment.ProcessPath;
-        return processPath is not null && Path.GetFileNameWithoutExtension(processPath) == "dotnet" ? processPath : "dotnet";
     }
 
     private ProcessStartInfo StartInfo(IEnumerable<string> arguments)

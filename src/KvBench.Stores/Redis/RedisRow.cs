@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net.Sockets;
 
 using KvBench.Core;
 using KvBench.Stores.Servers;
@@ -14,7 +13,7 @@ namespace KvBench.Stores.Redis;
 /// append-only file. Buffered is <c>appendfsync everysec</c> (the file is written before each reply and flushed once a
 /// second), Synced is <c>always</c> (flushed before each reply).
 /// </summary>
-internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabilities
+internal sealed class RedisRow() : RespServerRow(StoreNames.Redis, new StoreCapabilities
 {
     // proto-max-bulk-len (512 MiB by default) bounds one argument: a value, or a key with KvBench's prefix. A SET carries
     // both, and client-query-buffer-limit (1 GiB by default) bounds one command, so keys stop at half a value's limit.
@@ -27,7 +26,7 @@ internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabili
     // seeks it in unsigned byte order (memcmp), so a prefix scan reads only what it returns.
     OrderedPrefixScan = true,
     Durability = DurabilityTiers.All,
-}, clientPackage: "StackExchange.Redis", debianPackage: "redis-server", endpointVariable: "KVBENCH_REDIS_ENDPOINT")
+}, new DebianServerPackage("redis-server"), endpointVariable: "KVBENCH_REDIS_ENDPOINT")
 {
     private const string RedisServer = "/usr/bin/redis-server";
 
@@ -52,49 +51,11 @@ internal sealed class RedisRow() : ServerRow(StoreNames.Redis, new StoreCapabili
         "--save", string.Empty, "--daemonize", "no",
     ]);
 
-    /// <summary>
-    /// A PING over a plain socket: StackExchange.Redis, asked to connect before the server listens, keeps retrying in the
-    /// background for longer than the whole ready timeout (seen here: a server ready in 20 ms never answered it).
-    /// </summary>
-    internal override async Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken)
+    /// <summary>Buffered at <c>appendfsync everysec</c>, Synced at <c>always</c>, both with the append-only file on; nothing else.</summary>
+    internal override DurabilityTiers OfferedBy(IServer server) => Setting(server, "appendonly") != "yes" ? DurabilityTiers.None : Setting(server, "appendfsync") switch
     {
-        if (!HostPort.TryParse(endpoint, out HostPort server))
-        {
-            throw new ArgumentException($"'{endpoint}' is not host:port.", nameof(endpoint));
-        }
-
-        try
-        {
-            using var client = new TcpClient();
-            await client.ConnectAsync(server.Host, server.Port, cancellationToken).ConfigureAwait(false);
-            NetworkStream stream = client.GetStream();
-            await stream.WriteAsync("PING\r\n"u8.ToArray(), cancellationToken).ConfigureAwait(false);
-            byte[] reply = new byte[7];
-            int read = await stream.ReadAtLeastAsync(reply, reply.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
-            return reply.AsSpan(0, read).SequenceEqual("+PONG\r\n"u8);
-        }
-        catch (SocketException)
-        {
-            return false;
-        }
-        catch (IOException)
-        {
-            return false;
-        }
-    }
-
-    /// <summary>redis-benchmark, from Debian's redis-tools: SET and GET over a keyspace loaded beforehand.</summary>
-    public override ServerBenchmark OwnBenchmark { get; } = new RedisBenchmark();
-
-    private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
-        new RedisStore(this, options, endpoint, storeName);
-
-    private protected override IServerPing OpenPingCore(string endpoint) => new RedisPing(endpoint);
-
-    private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
-    {
-        RedisServerException server when server.Message.StartsWith("OOM", StringComparison.Ordinal) => StoreFailure.Full,
-        RedisException or RedisTimeoutException => StoreFailure.Failed,
-        _ => StoreFailures.DotNetIo(error),
+        "always" => DurabilityTiers.Synced,
+        "everysec" => DurabilityTiers.Buffered,
+        _ => DurabilityTiers.None,
     };
 }

@@ -9,7 +9,7 @@ using StackExchange.Redis;
 namespace KvBench.Stores.Redis;
 
 /// <summary>
-/// A store on a Redis server: each value a string under the store's key prefix, and each key a member of one sorted set
+/// A store on a server that speaks Redis' protocol (Redis, Garnet; <see cref="RespServerRow"/>): each value a string under the store's key prefix, and each key a member of one sorted set
 /// (all scores 0, so members sort by their bytes) that ordered scans seek with ZRANGEBYLEX. A write changes value and
 /// index in one MULTI/EXEC, which Redis applies and appends to its file as one. The store's keys share a hash tag, so a
 /// Redis Cluster keeps them on one node, as a transaction needs.
@@ -24,7 +24,7 @@ internal sealed class RedisStore : StoreAdapter
     private readonly byte[] _valuePrefix;
     private readonly RedisKey _index;
 
-    public RedisStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
+    public RedisStore(RespServerRow row, ServerStoreOptions options, string endpoint, string storeName)
         : base(row, options)
     {
         string prefix = $"kvbench:{{{storeName}}}:";
@@ -35,7 +35,7 @@ internal sealed class RedisStore : StoreAdapter
         try
         {
             _database = _connection.GetDatabase();
-            CheckDurability(row.Name, options.Durability);
+            CheckDurability(row, options.Durability);
 
             // The marker says the store exists even while it holds no key, so a reader can tell "empty" from "never made".
             if (options.Access == StoreAccess.ReadWrite)
@@ -59,9 +59,13 @@ internal sealed class RedisStore : StoreAdapter
     {
         ConfigurationOptions configuration = ConfigurationOptions.Parse(endpoint);
 
-        // CONFIG GET reads the server's appendfsync back, which StackExchange.Redis treats as an admin command.
+        // CONFIG GET reads the server's durability settings back, which StackExchange.Redis treats as an admin command.
         configuration.AllowAdmin = true;
         configuration.AbortOnConnectFail = true;
+
+        // A server that went away fails the calls made meanwhile at once, instead of holding them for the timeout below
+        // and sending them to whatever listens on the port once it reconnects.
+        configuration.BacklogPolicy = BacklogPolicy.FailFast;
 
         // A value of hundreds of MiB takes longer to send than the 5 s default allows on a busy machine.
         configuration.SyncTimeout = (int)TimeSpan.FromMinutes(2).TotalMilliseconds;
@@ -188,27 +192,15 @@ internal sealed class RedisStore : StoreAdapter
     }
 
     /// <summary>
-    /// Refuses a tier the server is not at: appendfsync holds for every client, so the store cannot set it for itself.
-    /// KvBench's own servers are started at the tier they serve; a user's is read back here.
+    /// Refuses a tier the server is not at: the server's setting holds for every client, so the store cannot set it for
+    /// itself. KvBench's own servers are started at the tier they serve; a user's is read back here.
     /// </summary>
-    private void CheckDurability(string rowName, Durability durability)
+    private void CheckDurability(RespServerRow row, Durability durability)
     {
-        IServer server = _connection.GetServer(_connection.GetEndPoints()[0]);
-        string appendOnly = Setting(server, "appendonly");
-        string appendFsync = Setting(server, "appendfsync");
-        DurabilityTiers offered = appendOnly != "yes" ? DurabilityTiers.None : appendFsync switch
-        {
-            "always" => DurabilityTiers.Synced,
-            "everysec" => DurabilityTiers.Buffered,
-            _ => DurabilityTiers.None,
-        };
+        DurabilityTiers offered = row.OfferedBy(_connection.GetServer(_connection.GetEndPoints()[0]));
         if (!offered.Offers(durability))
         {
-            throw new DurabilityNotOfferedException(rowName, durability, offered);
+            throw new DurabilityNotOfferedException(row.Name, durability, offered);
         }
     }
-
-    private static string Setting(IServer server, string name) =>
-        server.ConfigGet(name).FirstOrDefault(setting => setting.Key == name).Value
-        ?? throw new RedisException($"The server did not answer CONFIG GET {name}.");
 }

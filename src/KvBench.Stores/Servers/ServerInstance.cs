@@ -6,7 +6,7 @@ using KvBench.Core;
 namespace KvBench.Stores.Servers;
 
 /// <summary>
-/// One server KvBench runs for a row: its package installed when missing, a data directory of its own under the system
+/// One server KvBench runs for a row: its server installed when missing, a data directory of its own under the system
 /// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
@@ -33,7 +33,7 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
 
     public override async Task StartAsync(CancellationToken cancellationToken = default)
     {
-        await DebianPackages.EnsureInstalledAsync(row.Name, row.DebianPackage).WaitAsync(cancellationToken).ConfigureAwait(false);
+        await row.Install.EnsureInstalledAsync(row.Name).WaitAsync(cancellationToken).ConfigureAwait(false);
         _dataDirectory = ServerDirectories.NewDataDirectory(row.Name, tiers);
         try
         {
@@ -108,7 +108,7 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
     }
 
     /// <summary>A port nothing listens on now; the kernel does not hand it out again at once, so the server gets it.</summary>
-    private static int FreeLoopbackPort()
+    internal static int FreeLoopbackPort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

@@ -6,10 +6,11 @@ namespace KvBench.Stores.Servers;
 
 /// <summary>
 /// What every server row shares: where its server is (<see cref="ServerStoreOptions.Endpoint"/>, the row's environment
-/// variable, or the server KvBench started), how KvBench runs its own (installed from Debian's packages when first needed,
-/// a plain process on a free loopback port in a scratch data directory, one per durability setting where the setting is
-/// the server's and not the session's), and when the row can be had here. Each row says how its server is initialised,
-/// started and asked whether it answers, and opens its adapter on an endpoint.
+/// variable, or the server KvBench started), how KvBench runs its own (installed when first needed, from Debian's
+/// packages or KvBench's .NET tool manifest, see <see cref="ServerInstall"/>; a plain process on a free loopback port in
+/// a scratch data directory, one per durability setting where the setting is the server's and not the session's), and
+/// when the row can be had here. Each row says how its server is initialised, started and asked whether it answers, and
+/// opens its adapter on an endpoint.
 /// </summary>
 public abstract class ServerRow : StoreRow
 {
@@ -18,19 +19,27 @@ public abstract class ServerRow : StoreRow
     private readonly string _clientPackage;
 
     private protected ServerRow(string name, StoreCapabilities declared, string clientPackage, string debianPackage, string endpointVariable)
+        : this(name, declared, clientPackage, new DebianServerPackage(debianPackage), endpointVariable)
+    {
+    }
+
+    private protected ServerRow(string name, StoreCapabilities declared, string clientPackage, ServerInstall install, string endpointVariable)
         : base(name, declared)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(clientPackage);
-        ArgumentException.ThrowIfNullOrWhiteSpace(debianPackage);
+        ArgumentNullException.ThrowIfNull(install);
         ArgumentException.ThrowIfNullOrWhiteSpace(endpointVariable);
         _clientPackage = clientPackage;
-        DebianPackage = debianPackage;
+        Install = install;
         EndpointVariable = endpointVariable;
         _server = new SharedServer(this);
     }
 
-    /// <summary>The Debian package that holds the server, installed when the row's server is first needed.</summary>
-    public string DebianPackage { get; }
+    /// <summary>The package that holds the server (a Debian package, or a .NET tool), installed when the row's server is first needed.</summary>
+    public string ServerPackage => Install.Package;
+
+    /// <summary>Where the server comes from, and how KvBench installs it.</summary>
+    internal ServerInstall Install { get; }
 
     /// <summary>
     /// The environment variable that points the row at a server of the user's own (<c>host:port</c> or a connection
@@ -140,11 +149,10 @@ public abstract class ServerRow : StoreRow
     private protected override bool HoldsStore(string directory) => true;
 
     private protected override string? CheckAvailability() =>
-        UserEndpoint is null && DebianPackages.WhyNotInstallable(DebianPackage) is { } reason
+        UserEndpoint is null && Install.WhyNotInstallable() is { } reason
             ? $"its server is not installed and cannot be installed here: {reason}"
             : null;
 
-    /// <summary>The client package, and the server's Debian package (what KvBench starts; a user's own server may run another version).</summary>
-    private protected override string DescribeEngine() =>
-        $"{_clientPackage} {PackageVersion.Of(_clientPackage)}, {DebianPackage} " + (DebianPackages.InstalledVersion(DebianPackage) ?? "(installed when first needed)");
+    /// <summary>The client package, and the server's package (what KvBench starts; a user's own server may run another version).</summary>
+    private protected override string DescribeEngine() => $"{_clientPackage} {PackageVersion.Of(_clientPackage)}, {Install.Describe()}";
 }

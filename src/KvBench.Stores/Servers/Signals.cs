@@ -8,6 +8,9 @@ internal static partial class Signals
     /// <summary>SIGQUIT.</summary>
     public const int Quit = 3;
 
+    /// <summary>SIGKILL.</summary>
+    public const int ForceKill = 9;
+
     /// <summary>SIGTERM.</summary>
     public const int Terminate = 15;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
 
 namespace KvBench.Tests.Cli;
 
@@ -79,7 +80,7 @@ public sealed class InstalledTool : IAsyncLifetime
     /// <param name="arguments">The <c>dotnet</c> command line.</param>
     private static async Task Run(TimeSpan timeout, string? packageCache, params string[] arguments)
     {
-        ProcessStartInfo startInfo = CliProcess.RedirectedStartInfo(KvBenchCli.DotnetHost(), arguments);
+        ProcessStartInfo startInfo = CliProcess.RedirectedStartInfo(DotnetHost.Path, arguments);
 
         // `dotnet test` hands its MSBuild and VSTest settings to its children through the environment; the commands
         // here must run as a user types them.

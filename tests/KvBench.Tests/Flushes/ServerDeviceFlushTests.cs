@@ -15,12 +15,20 @@ namespace KvBench.Tests.Flushes;
 /// What <see cref="DeviceFlushTests"/> checks for the embedded rows, for the server rows: a server's flushes happen in
 /// the server, not in the client, so strace follows the server KvBench started for the tier (every process and thread of
 /// it: PostgreSQL's backends and WAL writer, Redis' background threads, InnoDB's) while this process overwrites records
-/// with changed bytes one Put each; the store is then reopened and read back.
+/// with changed bytes one Put each; the store is then reopened and read back. A flush is an fsync-family call, or a write
+/// through a file descriptor opened <c>O_SYNC</c> or <c>O_DSYNC</c>, which returns only once the device has the data
+/// (Garnet's FileStream device, tried for a Synced Garnet, opens its files so and calls no fsync).
 /// </summary>
 [Trait("Category", "DeviceFlushes")]
 [Trait("Category", "Servers")]
 public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
 {
+    /// <summary>The calls that write through a descriptor, the descriptor their first argument.</summary>
+    private const string WriteCalls = "write,writev,pwrite64,pwritev,pwritev2";
+
+    /// <summary>O_DSYNC, which O_SYNC includes, in the octal flags of /proc/PID/fdinfo/FD.</summary>
+    private const int DataSync = 0x1000;
+
     private static readonly TimeSpan s_attachTimeout = TimeSpan.FromSeconds(20);
 
     [Theory]
@@ -41,11 +49,13 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             store.Flush();
 
             // Version 2 of every record: each Put changes the bytes its key holds.
-            flushes = await CountServerFlushes(server, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+            (long calls, long syncWrites) = await CountServerFlushes(server, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+            flushes = calls + syncWrites;
+            output.WriteLine($"{name} {durability}: {calls} fsync-family calls and {syncWrites} writes through O_SYNC/O_DSYNC descriptors in the server for {DeviceFlushTests.Puts} changed Puts.");
         }
 
         double perPut = (double)flushes / DeviceFlushTests.Puts;
-        output.WriteLine($"{name} {durability}: {flushes} flush calls in the server for {DeviceFlushTests.Puts} changed Puts: {perPut:0.00} per Put.");
+        output.WriteLine($"{name} {durability}: {flushes} flushes in the server for {DeviceFlushTests.Puts} changed Puts: {perPut:0.00} per Put.");
         using (IKeyValueStore reopened = StoreCatalog.Open(name, options))
         {
             VerificationResult read = records.Verify(reopened, DeviceFlushTests.Puts, version: 2);
@@ -62,11 +72,14 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         }
     }
 
-    /// <summary>Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs.</summary>
-    private static async Task<long> CountServerFlushes(int server, string summary, Action puts)
+    /// <summary>
+    /// Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs, and their
+    /// writes through descriptors opened <c>O_SYNC</c> or <c>O_DSYNC</c> (a flush each, without a call of its own).
+    /// </summary>
+    private static async Task<(long FlushCalls, long SyncWrites)> CountServerFlushes(int server, string trace, Action puts)
     {
         int[] processes = [server, .. ProcessTree.Descendants(server)];
-        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-c", "-e", $"trace={DeviceFlushTests.FlushCalls}", "-o", summary])
+        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls}", "-e", "abbrev=all", "-s", "0", "-o", trace])
         {
             RedirectStandardError = true,
             UseShellExecute = false,
@@ -97,7 +110,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         }
         finally
         {
-            // SIGINT: strace detaches from the server, which runs on, and writes its summary.
+            // SIGINT: strace detaches from the server, which runs on with its descriptors open, and ends its trace.
             using (Process interrupt = Process.Start("kill", ["-INT", strace.Id.ToString(CultureInfo.InvariantCulture)]))
             {
                 await interrupt.WaitForExitAsync();
@@ -106,6 +119,45 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             await strace.WaitForExitAsync();
         }
 
-        return DeviceFlushTests.TracedCalls(summary);
+        long flushCalls = 0;
+        long syncWrites = 0;
+        Dictionary<(string Thread, string Descriptor), bool> synchronous = [];
+        foreach (string line in File.ReadLines(trace))
+        {
+            // "TID call(FD, ..." ; a call strace splits around another thread's line resumes as "TID <... call resumed>".
+            string[] fields = line.Split(' ', 2);
+            int open = fields.Length == 2 && !fields[1].StartsWith('<') ? fields[1].IndexOf('(', StringComparison.Ordinal) : -1;
+            if (open <= 0)
+            {
+                continue;
+            }
+
+            string call = fields[1][..open];
+            if (DeviceFlushTests.FlushCalls.Split(',').Contains(call))
+            {
+                flushCalls++;
+            }
+            else if (WriteCalls.Split(',').Contains(call))
+            {
+                string descriptor = fields[1][(open + 1)..].Split(',', 2)[0];
+                (string, string) key = (fields[0], descriptor);
+                if (!synchronous.TryGetValue(key, out bool isSynchronous))
+                {
+                    isSynchronous = synchronous[key] = OpenedSynchronous(fields[0], descriptor);
+                }
+
+                syncWrites += isSynchronous ? 1 : 0;
+            }
+        }
+
+        return (flushCalls, syncWrites);
+    }
+
+    /// <summary>Whether thread <paramref name="thread"/>'s descriptor <paramref name="descriptor"/> is open with O_DSYNC (or O_SYNC) now.</summary>
+    private static bool OpenedSynchronous(string thread, string descriptor)
+    {
+        string info = $"/proc/{thread}/fdinfo/{descriptor}";
+        string? flags = File.Exists(info) ? File.ReadLines(info).FirstOrDefault(line => line.StartsWith("flags:", StringComparison.Ordinal)) : null;
+        return flags is not null && (Convert.ToInt32(flags["flags:".Length..].Trim(), 8) & DataSync) != 0;
     }
 }
