@@ -1,6 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
-
 using KvBench.Core;
 
 namespace KvBench.Stores.Servers;
@@ -10,7 +7,7 @@ namespace KvBench.Stores.Servers;
 /// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
-internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
+internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RunningServer
 {
     /// <summary>How long a server has to stop on its signal before its process tree is killed.</summary>
     private static readonly TimeSpan s_stopTimeout = TimeSpan.FromSeconds(15);
@@ -18,17 +15,16 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
     private ProcessRowHost? _process;
     private string? _dataDirectory;
 
-    /// <summary>The durability tiers this server is set up for.</summary>
-    public DurabilityTiers Tiers => tiers;
+    private string? _endpoint;
+
+    public override DurabilityTiers Tiers => tiers;
 
     /// <summary><c>127.0.0.1:port</c> once started.</summary>
-    public string? Endpoint { get; private set; }
+    public override string? Endpoint => _endpoint;
 
-    /// <summary>The server's data directory while it runs.</summary>
-    public string? DataDirectory => _dataDirectory;
+    public override string? DataDirectory => _dataDirectory;
 
-    /// <summary>The server's process id while it runs.</summary>
-    public int? ProcessId => _process?.ProcessId;
+    public override IReadOnlyList<int> ProcessIds => _process?.ProcessId is { } pid ? [pid] : [];
 
     public override async Task StartAsync(CancellationToken cancellationToken = default)
     {
@@ -37,9 +33,9 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         try
         {
             await Task.Run(() => row.InitializeData(_dataDirectory, tiers), cancellationToken).ConfigureAwait(false);
-            int port = FreeLoopbackPort();
+            int port = LoopbackPorts.Free();
             string endpoint = $"127.0.0.1:{port}";
-            Endpoint = endpoint;
+            _endpoint = endpoint;
             _process = new ProcessRowHost(row.Name, row.ServerStartInfo(_dataDirectory, port, tiers), ready => row.AnswersAsync(endpoint, ready), row.ReadyTimeout);
             await _process.StartAsync(cancellationToken).ConfigureAwait(false);
         }
@@ -68,15 +64,5 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         {
             Directory.Delete(dataDirectory, recursive: true);
         }
-    }
-
-    /// <summary>A port nothing listens on now; the kernel does not hand it out again at once, so the server gets it.</summary>
-    private static int FreeLoopbackPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 }

@@ -29,8 +29,9 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
     {
         Assert.True(File.Exists(DeviceFlushTests.Strace), $"strace is not at {DeviceFlushTests.Strace}: `apt-get install strace`.");
         var row = (ServerRow)StoreCatalog.Row(name);
-        int server = row.ServerProcessId(durability)
-            ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
+        IReadOnlyList<int> servers = row.ServerProcessIds(durability) is { Count: > 0 } running
+            ? running
+            : throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path, Durability = durability };
         var records = new RecordSet(valueBytes: 128);
@@ -41,7 +42,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             store.Flush();
 
             // Version 2 of every record: each Put changes the bytes its key holds.
-            flushes = await CountServerFlushes(server, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+            flushes = await CountServerFlushes(servers, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
         }
 
         double perPut = (double)flushes / DeviceFlushTests.Puts;
@@ -62,10 +63,13 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         }
     }
 
-    /// <summary>Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs.</summary>
-    private static async Task<long> CountServerFlushes(int server, string summary, Action puts)
+    /// <summary>
+    /// Counts the fsync-family calls of the server's processes and threads (every member of a cluster: each syncs its
+    /// own log) while <paramref name="puts"/> runs.
+    /// </summary>
+    private static async Task<long> CountServerFlushes(IReadOnlyList<int> servers, string summary, Action puts)
     {
-        int[] processes = [server, .. ProcessTree.Descendants(server)];
+        int[] processes = [.. servers.SelectMany(server => (int[])[server, .. ProcessTree.Descendants(server)])];
         var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-c", "-e", $"trace={DeviceFlushTests.FlushCalls}", "-o", summary])
         {
             RedirectStandardError = true,
