@@ -38,7 +38,7 @@ public sealed class EtcdLeaderKillTests(ITestOutputHelper output)
     {
         var row = (EtcdRow)StoreCatalog.Row(StoreNames.Etcd);
         Assert.True(row.IsAvailable, row.UnavailableReason);
-        await using var cluster = (RunningServer)row.CreateServer(DurabilityTiers.Synced);
+        await using var cluster = (RunningServer)row.CreateServer(DurabilityTiers.All);
         await cluster.StartAsync();
         string endpoint = Assert.IsType<string>(cluster.Endpoint);
         using var directory = new TempDirectory();

@@ -53,7 +53,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             Assert.True(read.Ok, $"After a reopen {read.Missing} records were missing and {read.Wrong} wrong.");
         }
 
-        if (durability == Durability.Synced)
+        if (durability == Durability.Synced || row.Declared.SyncsEveryWrite)
         {
             Assert.True(perPut >= 1, $"{name}'s server acknowledged Synced Puts with {perPut:0.00} device flushes each.");
         }
