@@ -13,7 +13,10 @@ namespace KvBench.Stores.Etcd;
 /// member named in <c>--initial-cluster</c>, a token no other cluster shares), and ready once every member says it
 /// has a leader. Disposed, every member is killed and the data deleted.
 /// </summary>
-internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers) : RunningServer
+/// <param name="row">The etcd row.</param>
+/// <param name="tiers">The tiers it serves.</param>
+/// <param name="quotaBackendBytes">Each member's database quota; the row's is etcd's default, a test asks for less to fill it.</param>
+internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quotaBackendBytes = EtcdRow.QuotaBackendBytes) : RunningServer
 {
     /// <summary>Three: the fewest members that keep a quorum with one of them lost.</summary>
     public const int MemberCount = 3;
@@ -46,7 +49,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers) : RunningS
             string token = $"kvbench-{Guid.NewGuid():N}";
             ProcessRowHost[] processes = [.. members.Select(member => new ProcessRowHost(
                 row.Name,
-                MemberStartInfo(member, Path.Combine(_dataDirectory, member.Name), initialCluster, token),
+                MemberStartInfo(member, Path.Combine(_dataDirectory, member.Name), initialCluster, token, quotaBackendBytes),
                 ready => ListensAsync(member.ClientPort, ready),
                 row.ReadyTimeout))];
             Volatile.Write(ref _processes, processes);
@@ -85,7 +88,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers) : RunningS
     /// given so the limits the row declares are visible here; revision compaction keeps the last 10,000 revisions so a
     /// long run of overwrites does not fill the quota with history.
     /// </summary>
-    private static ProcessStartInfo MemberStartInfo(Member member, string dataDirectory, string initialCluster, string token) => new(EtcdServer,
+    private static ProcessStartInfo MemberStartInfo(Member member, string dataDirectory, string initialCluster, string token, long quotaBackendBytes) => new(EtcdServer,
     [
         "--name", member.Name,
         "--data-dir", dataDirectory,
@@ -97,7 +100,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers) : RunningS
         "--initial-cluster-state", "new",
         "--initial-cluster-token", token,
         "--max-request-bytes", EtcdRow.MaxRequestBytes.ToString(CultureInfo.InvariantCulture),
-        "--quota-backend-bytes", EtcdRow.QuotaBackendBytes.ToString(CultureInfo.InvariantCulture),
+        "--quota-backend-bytes", quotaBackendBytes.ToString(CultureInfo.InvariantCulture),
         "--auto-compaction-mode", "revision",
         "--auto-compaction-retention", "10000",
         "--logger", "zap",
