@@ -34,7 +34,8 @@ internal static class StoreArguments
 
     public static Option<string> Endpoint { get; } = new("--endpoint")
     {
-        Description = "A server row's server: host:port, or its client's connection string. Default: the row's variable "
+        Description = "A server row's server: host:port, or its client's connection string; for etcd, its members as "
+            + "host:port,host:port,... Default: the row's variable "
             + $"({string.Join(", ", StoreCatalog.ServerRows.Select(row => row.EndpointVariable))}). The server's durability "
             + "setting must be the one --durability asks for; --dir names the store on it.",
         HelpName = "host:port",

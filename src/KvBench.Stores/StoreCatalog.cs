@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Stores.Etcd;
 using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.LiteDb;
@@ -58,6 +59,7 @@ public static class StoreCatalog
         new GarnetRow(),
         new PostgreSqlRow(),
         new MariaDbRow(),
+        new EtcdRow(),
     ];
 
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>

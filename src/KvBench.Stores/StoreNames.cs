@@ -56,4 +56,7 @@ public static class StoreNames
 
     /// <summary>MariaDB through MySqlConnector: one InnoDB VARBINARY/LONGBLOB key-value table.</summary>
     public const string MariaDb = "MariaDB";
+
+    /// <summary>etcd through dotnet-etcd: a three-member Raft cluster, each store a key prefix, every commit synced.</summary>
+    public const string Etcd = "etcd";
 }

@@ -1,6 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
-
 using KvBench.Core;
 
 namespace KvBench.Stores.Servers;
@@ -10,7 +7,7 @@ namespace KvBench.Stores.Servers;
 /// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
-internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RowHost
+internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RunningServer
 {
     /// <summary>How long a server has to stop on its signal before its process tree is killed.</summary>
     private static readonly TimeSpan s_stopTimeout = TimeSpan.FromSeconds(15);
@@ -19,14 +16,16 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
     private string? _dataDirectory;
     private int _port;
 
-    /// <summary>The durability tiers this server is set up for.</summary>
-    public DurabilityTiers Tiers => tiers;
+    private string? _endpoint;
+
+    public override DurabilityTiers Tiers => tiers;
 
     /// <summary><c>127.0.0.1:port</c> once started.</summary>
-    public string? Endpoint { get; private set; }
+    public override string? Endpoint => _endpoint;
 
-    /// <summary>The server's data directory while it runs.</summary>
-    public string? DataDirectory => _dataDirectory;
+    public override string? DataDirectory => _dataDirectory;
+
+    public override IReadOnlyList<int> ProcessIds => _process?.ProcessId is { } pid ? [pid] : [];
 
     /// <summary>The server's process id while it runs.</summary>
     public int? ProcessId => _process?.ProcessId;
@@ -38,8 +37,8 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         try
         {
             await Task.Run(() => row.InitializeData(_dataDirectory, tiers), cancellationToken).ConfigureAwait(false);
-            _port = FreeLoopbackPort();
-            Endpoint = $"127.0.0.1:{_port}";
+            _port = LoopbackPorts.Free();
+            _endpoint = $"127.0.0.1:{_port}";
             await StartProcessAsync(_dataDirectory, cancellationToken).ConfigureAwait(false);
         }
         catch
@@ -105,15 +104,5 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Row
         var process = new ProcessRowHost(row.Name, row.ServerStartInfo(dataDirectory, _port, tiers), ready => row.AnswersAsync(endpoint, ready), row.ReadyTimeout);
         _process = process;
         await process.StartAsync(cancellationToken).ConfigureAwait(false);
-    }
-
-    /// <summary>A port nothing listens on now; the kernel does not hand it out again at once, so the server gets it.</summary>
-    internal static int FreeLoopbackPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 }

@@ -76,14 +76,27 @@ public abstract class ServerRow : StoreRow
     /// <summary>How long KvBench's server may take to answer after it started.</summary>
     internal virtual TimeSpan ReadyTimeout => TimeSpan.FromSeconds(60);
 
-    /// <summary>The process id of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
-    internal int? ServerProcessId(Durability durability) => _server.Running(durability)?.ProcessId;
+    /// <summary>
+    /// The process id of the server KvBench runs for <paramref name="durability"/> now (a cluster's first member), or
+    /// <see langword="null"/>.
+    /// </summary>
+    internal int? ServerProcessId(Durability durability) => _server.Running(durability)?.ProcessIds is [int first, ..] ? first : null;
+
+    /// <summary>The process ids of the server KvBench runs for <paramref name="durability"/> now (every member of a cluster), else empty.</summary>
+    internal IReadOnlyList<int> ServerProcessIds(Durability durability) => _server.Running(durability)?.ProcessIds ?? [];
 
     /// <summary>The data directory of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
     internal string? ServerDataDirectory(Durability durability) => _server.Running(durability)?.DataDirectory;
 
     /// <summary>The endpoint of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
     internal string? ServerEndpoint(Durability durability) => _server.Running(durability)?.Endpoint;
+
+    /// <summary>
+    /// What KvBench runs for the row at <paramref name="tiers"/>, not yet started. Default: one server process
+    /// (<see cref="InitializeData"/>, <see cref="ServerStartInfo"/>, <see cref="AnswersAsync"/>); a cluster row runs
+    /// its members itself.
+    /// </summary>
+    internal virtual RunningServer CreateServer(DurabilityTiers tiers) => new ServerInstance(this, tiers);
 
     /// <summary>
     /// Creates a data directory at <paramref name="dataDirectory"/> (which does not exist yet; its parent lets every

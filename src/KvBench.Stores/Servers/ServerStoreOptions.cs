@@ -26,7 +26,8 @@ public record ServerStoreOptions : StoreOptions
 
     /// <summary>
     /// Where the row's server is: <c>host:port</c>, or the client's own connection string (one with <c>=</c> in it: a
-    /// StackExchange.Redis configuration, an Npgsql or a MySqlConnector connection string). Default
+    /// StackExchange.Redis configuration, an Npgsql or a MySqlConnector connection string); for etcd, the client
+    /// endpoints of its members, comma-separated (<c>host:port,host:port,host:port</c>). Default
     /// (<see langword="null"/>): the row's environment variable (<see cref="ServerRow.EndpointVariable"/>, for example
     /// <c>KVBENCH_REDIS_ENDPOINT</c>) when it is set, so a team can point every command at the server it runs, else the
     /// server KvBench started for the row in this process (a test suite or the evaluation starts it through

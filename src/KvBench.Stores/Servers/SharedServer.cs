@@ -11,13 +11,13 @@ internal sealed class SharedServer(ServerRow row)
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     private int _users;
-    private ServerInstance[] _running = [];
+    private RunningServer[] _running = [];
 
     /// <summary>A host that shares these servers: started, it holds them running; disposed, it lets them go.</summary>
     public RowHost Lease() => new ServerLease(this);
 
     /// <summary>The running server that serves <paramref name="durability"/>, or <see langword="null"/>.</summary>
-    public ServerInstance? Running(Durability durability) =>
+    public RunningServer? Running(Durability durability) =>
         Volatile.Read(ref _running).FirstOrDefault(server => server.Tiers.Offers(durability));
 
     private async Task AcquireAsync(CancellationToken cancellationToken)
@@ -27,7 +27,7 @@ internal sealed class SharedServer(ServerRow row)
         {
             if (_users == 0)
             {
-                ServerInstance[] servers = [.. row.ServerTiers.Select(tiers => new ServerInstance(row, tiers))];
+                RunningServer[] servers = [.. row.ServerTiers.Select(row.CreateServer)];
 
                 // RowHostGroup stops those already started when one fails to start.
                 await new RowHostGroup(servers).StartAsync(cancellationToken).ConfigureAwait(false);
@@ -49,10 +49,10 @@ internal sealed class SharedServer(ServerRow row)
         {
             if (--_users == 0)
             {
-                ServerInstance[] servers = Volatile.Read(ref _running);
+                RunningServer[] servers = Volatile.Read(ref _running);
                 Volatile.Write(ref _running, []);
                 List<Exception> errors = [];
-                foreach (ServerInstance running in servers)
+                foreach (RunningServer running in servers)
                 {
                     try
                     {

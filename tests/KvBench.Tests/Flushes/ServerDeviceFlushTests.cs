@@ -37,8 +37,9 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
     {
         Assert.True(File.Exists(DeviceFlushTests.Strace), $"strace is not at {DeviceFlushTests.Strace}: `apt-get install strace`.");
         var row = (ServerRow)StoreCatalog.Row(name);
-        int server = row.ServerProcessId(durability)
-            ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
+        IReadOnlyList<int> servers = row.ServerProcessIds(durability) is { Count: > 0 } running
+            ? running
+            : throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path, Durability = durability };
         var records = new RecordSet(valueBytes: 128);
@@ -49,7 +50,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             store.Flush();
 
             // Version 2 of every record: each Put changes the bytes its key holds.
-            (long calls, long syncWrites) = await CountServerFlushes(server, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+            (long calls, long syncWrites) = await CountServerFlushes(servers, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
             flushes = calls + syncWrites;
             output.WriteLine($"{name} {durability}: {calls} fsync-family calls and {syncWrites} writes through O_SYNC/O_DSYNC descriptors in the server for {DeviceFlushTests.Puts} changed Puts.");
         }
@@ -62,7 +63,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             Assert.True(read.Ok, $"After a reopen {read.Missing} records were missing and {read.Wrong} wrong.");
         }
 
-        if (durability == Durability.Synced)
+        if (durability == Durability.Synced || row.Declared.SyncsEveryWrite)
         {
             Assert.True(perPut >= 1, $"{name}'s server acknowledged Synced Puts with {perPut:0.00} device flushes each.");
         }
@@ -73,12 +74,13 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
     }
 
     /// <summary>
-    /// Counts the fsync-family calls of the server's processes and threads while <paramref name="puts"/> runs, and their
+    /// Counts the fsync-family calls of the server's processes and threads (every member of a cluster: each syncs its
+    /// own log) while <paramref name="puts"/> runs, and their
     /// writes through descriptors opened <c>O_SYNC</c> or <c>O_DSYNC</c> (a flush each, without a call of its own).
     /// </summary>
-    private static async Task<(long FlushCalls, long SyncWrites)> CountServerFlushes(int server, string trace, Action puts)
+    private static async Task<(long FlushCalls, long SyncWrites)> CountServerFlushes(IReadOnlyList<int> servers, string trace, Action puts)
     {
-        int[] processes = [server, .. ProcessTree.Descendants(server)];
+        int[] processes = [.. servers.SelectMany(server => (int[])[server, .. ProcessTree.Descendants(server)])];
         var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls}", "-e", "abbrev=all", "-s", "0", "-o", trace])
         {
             RedirectStandardError = true,

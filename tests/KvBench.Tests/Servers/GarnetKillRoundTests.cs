@@ -151,7 +151,7 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
     {
         private ProcessRowHost? _process;
 
-        public string Endpoint { get; } = $"127.0.0.1:{ServerInstance.FreeLoopbackPort()}";
+        public string Endpoint { get; } = $"127.0.0.1:{LoopbackPorts.Free()}";
 
         public async Task StartAsync()
         {
