@@ -46,6 +46,8 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
 
     internal override RunningServer CreateServer(DurabilityTiers tiers) => new EtcdCluster(this, tiers);
 
+    internal override bool IsOneProcess => false;
+
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>Not used: a member needs a peer port and the whole cluster's names besides its client port (<see cref="EtcdCluster"/>).</summary>

@@ -38,6 +38,7 @@ public sealed class PrivateServer : IAsyncDisposable
     /// replaces with one of its own behind the user's back.
     /// </exception>
     /// <exception cref="StoreUnavailableException">The server cannot be installed or did not start.</exception>
+    /// <exception cref="NotSupportedException">The row runs a cluster, not one server process.</exception>
     public static async Task<PrivateServer> StartAsync(string rowName, Durability durability, CancellationToken cancellationToken = default)
     {
         ServerRow row = StoreCatalog.Row(rowName) as ServerRow
@@ -46,6 +47,11 @@ public sealed class PrivateServer : IAsyncDisposable
         {
             throw new InvalidOperationException(
                 $"{row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}); KvBench kills only a server it started itself. Unset {row.EndpointVariable} to kill KvBench's own.");
+        }
+
+        if (!row.IsOneProcess)
+        {
+            throw new NotSupportedException($"{row.Name} runs a cluster, not one server process that a kill round can kill and start again on its data directory; its members are killed by the cluster's own fault test.");
         }
 
         if (row.UnavailableReason is { } reason)

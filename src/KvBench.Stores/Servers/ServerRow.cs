@@ -99,6 +99,12 @@ public abstract class ServerRow : StoreRow
     internal virtual RunningServer CreateServer(DurabilityTiers tiers) => new ServerInstance(this, tiers);
 
     /// <summary>
+    /// Whether the row's server is one process (<see cref="ServerInstance"/>), which a server kill round kills and starts
+    /// again on its data directory; a cluster's members are killed by its own fault test instead.
+    /// </summary>
+    internal virtual bool IsOneProcess => true;
+
+    /// <summary>
     /// Creates a data directory at <paramref name="dataDirectory"/> (which does not exist yet; its parent lets every
     /// user create one) for a server at <paramref name="tiers"/>, owned by the user the server runs as.
     /// </summary>
