@@ -41,7 +41,16 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             ? running
             : throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
         using var directory = new TempDirectory();
-        var options = new StoreOptions { Directory = directory.Path, Durability = durability };
+
+        // The endpoint of the very server traced: another suite in this process may publish a server of its own for the
+        // row (RowHostGroup sets the row's endpoint variable while its hosts run), and a store opened without one would
+        // write there, untraced.
+        var options = new ServerStoreOptions
+        {
+            Directory = directory.Path,
+            Durability = durability,
+            Endpoint = row.ServerEndpoint(durability) ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here."),
+        };
         var records = new RecordSet(valueBytes: 128);
         long flushes;
         using (IKeyValueStore store = StoreCatalog.Open(name, options))
