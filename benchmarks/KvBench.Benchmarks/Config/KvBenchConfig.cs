@@ -23,8 +23,8 @@ internal static class KvBenchConfig
     /// raw verdicts no longer rest on these medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so
     /// the cases keep their ten iterations and give up length. Two warm-up iterations, since the pilot has already run
     /// the operation for half a second. No overhead iterations: BenchmarkDotNet timed an empty call for 25 iterations
-    /// a case (6 of warm-up, 19 measured, against the case's own 12), twice the case's measuring, to subtract under a
-    /// nanosecond from cases that take 30 ns or more; they took about 2.5 of the 15 minutes. Good for ratios within one
+    /// a case (6 of warm-up, 19 measured) to subtract under a nanosecond from cases that take 30 ns or more; without
+    /// them the 120 point cases took 261 s in a fresh-clone run on 2026-11-25, against 279 s and 309 s in two runs with. Good for ratios within one
     /// run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead subtracted.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default

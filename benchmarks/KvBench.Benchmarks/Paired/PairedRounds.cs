@@ -22,7 +22,7 @@ internal static class PairedRounds
     private const int JitQuietPairs = 10;
 
     /// <summary>The longest warm-up, in multiples of <see cref="PairedPriceSettings.Warmup"/>, when the JIT does not go quiet.</summary>
-    private const int MaxWarmupFactor = 5;
+    private const int MaxWarmupFactor = 3;
 
     /// <summary>
     /// Each round's time per operation of <paramref name="row"/> divided by that of <paramref name="reference"/>, for

@@ -10,13 +10,14 @@ public sealed record PairedPriceSettings
     public static PairedPriceSettings Default { get; } = new();
 
     /// <summary>
-    /// Processes per row, each loading and measuring every cell again, half of them loading the raw driver first: 4 by
-    /// default. What differs between processes (code layout, the heap's pages, the JIT's profile) moved single-process
+    /// Processes per row, each loading and measuring every cell again, taking turns at loading the raw driver first: 3
+    /// by default. What differs between processes (code layout, the heap's pages, the JIT's choices) moved single-process
     /// ratios by more than the 10% goal (Memory's Get at 1028 B measured 1.08, 1.30 and 1.58 of its raw driver in three
     /// runs of one build), and only more processes let the interval see it: with 2, two default runs of one build gave
-    /// intervals for Memory's Get at 128 B of 1.05–1.20 and 0.97–1.10, and different verdicts for 8 of 47 cells.
+    /// intervals for Memory's Get at 128 B of 1.05–1.20 and 0.97–1.10, and different verdicts for 8 of 47 cells. Three,
+    /// not four: with four the default evaluation took 15 min 16 s on a fresh clone, over its 15 minutes.
     /// </summary>
-    public int Processes { get; init; } = 4;
+    public int Processes { get; init; } = 3;
 
     /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 20 by default.</summary>
     public int Rounds { get; init; } = 20;
@@ -29,7 +30,7 @@ public sealed record PairedPriceSettings
 
     /// <summary>
     /// How long both sides alternate at least before a cell's rounds are measured: 100 ms by default. They go on until
-    /// the JIT has compiled nothing for several pairs of blocks (up to five times this), so both sides run optimized code
+    /// the JIT has compiled nothing for several pairs of blocks (up to three times this), so both sides run optimized code
     /// (the child process asks for no call-counting delay).
     /// </summary>
     public TimeSpan Warmup { get; init; } = TimeSpan.FromMilliseconds(100);
