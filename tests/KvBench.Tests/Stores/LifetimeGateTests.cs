@@ -136,10 +136,12 @@ public sealed class LifetimeGateTests
             GC.WaitForPendingFinalizers();
         }
 
-        // 4,000 threads called; slots are reused, so the gates hold about a batch's worth, plus whatever threads the
-        // rest of the test run had alive meanwhile. A leak would leave 4,000.
-        Assert.InRange(gate.SlotCount, ThreadsPerBatch, Batches * ThreadsPerBatch / 4);
-        Assert.InRange(other.SlotCount, ThreadsPerBatch, Batches * ThreadsPerBatch / 4);
+        // 4,000 threads called; slots are reused, so the gates hold at most about a batch's worth, plus whatever threads
+        // the rest of the test run had alive meanwhile. A leak would leave 4,000. Fewer than a batch is no fault: a
+        // collection that another test runs mid-batch hands finished threads' numbers back before the batch's later
+        // threads start (the whole suite once left 47).
+        Assert.InRange(gate.SlotCount, 1, Batches * ThreadsPerBatch / 4);
+        Assert.InRange(other.SlotCount, 1, Batches * ThreadsPerBatch / 4);
         Assert.True(gate.Close());
         Assert.True(other.Close());
     }
