@@ -31,6 +31,13 @@ public abstract class StoreRow
     /// <summary>What the row's adapter claims, without opening it; the conformance suite and the probes check each claim.</summary>
     public StoreCapabilities Declared { get; }
 
+    /// <summary>
+    /// Whether <see cref="Open"/> takes <paramref name="durability"/>: a tier the row declares, or any tier for a row that
+    /// keeps nothing (the Memory floor), whose capabilities already say it offers none.
+    /// </summary>
+    public bool OpensAt(Durability durability) =>
+        Declared.Durability is var offered && (offered == DurabilityTiers.None || offered.Offers(durability));
+
     /// <summary>Why the row cannot be had on this machine, or <see langword="null"/> when it can. Asked once.</summary>
     public string? UnavailableReason => _unavailableReason.Value;
 
@@ -107,11 +114,9 @@ public abstract class StoreRow
             throw new StoreUnavailableException(Name, reason);
         }
 
-        // A store that keeps nothing (the Memory floor) opens at any tier: its capabilities already say it offers none.
-        DurabilityTiers offered = Declared.Durability;
-        if (offered != DurabilityTiers.None && !offered.Offers(options.Durability))
+        if (!OpensAt(options.Durability))
         {
-            throw new DurabilityNotOfferedException(Name, options.Durability, offered);
+            throw new DurabilityNotOfferedException(Name, options.Durability, Declared.Durability);
         }
 
         // Checked here, before any adapter runs, so an open that was asked only to read never creates a directory or a

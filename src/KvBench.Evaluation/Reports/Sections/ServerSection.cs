@@ -46,7 +46,8 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
     /// </summary>
     public IReadOnlyList<WorkloadSection> Workloads => field ??= [.. Settings.Tiers.Select(tier => new WorkloadSection(Settings.Suites, new WorkloadScope
     {
-        Rows = () => _rows,
+        // A row that does not offer the tier (Garnet has no Synced, etcd no Buffered) is left out of that tier's tables.
+        Rows = () => [.. _rows.Where(row => StoreCatalog.Row(row).OpensAt(tier))],
         Durability = tier,
         ChartPrefix = $"servers-{tier.ToString().ToLowerInvariant()}-",
     }))];
@@ -96,8 +97,9 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             _rows.Clear();
             _rows.AddRange([.. servers.Select(row => row.Name), .. Settings.EmbeddedRows.Where(row => StoreCatalog.Row(row).IsAvailable)]);
 
-            // Over loopback TCP the tier changes nothing a round trip does: it is timed on the first tier's servers.
-            RoundTrips = [.. servers.Select(row => RoundTripTimer.Measure(row, Endpoint(row, Settings.Tiers[0]), Settings.RoundTrips))];
+            // Over loopback TCP the tier changes nothing a round trip does: it is timed on the server of the first tier the row offers.
+            RoundTrips = [.. servers.Where(row => Settings.Tiers.Any(row.OpensAt))
+                .Select(row => RoundTripTimer.Measure(row, Endpoint(row, Settings.Tiers.First(row.OpensAt)), Settings.RoundTrips))];
             context.Took("The loopback round trips");
 
             var comparisons = new List<OwnBenchmarkComparison>();
@@ -106,7 +108,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
                 Durability tier = workloads.Scope.Durability;
                 context.Log($"At {tier}:");
                 await workloads.MeasureAsync(context).ConfigureAwait(false);
-                foreach (ServerRow row in servers.Where(row => row.OwnBenchmark is not null))
+                foreach (ServerRow row in servers.Where(row => row.OwnBenchmark is not null && row.OpensAt(tier)))
                 {
                     try
                     {
@@ -168,6 +170,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             Durability tier = workloads.Scope.Durability;
             output.AppendLine(s_numbers, $"## {Chapter} at {tier}").AppendLine();
             output.AppendLine(s_numbers, $"At {tier}, {TierSentence(tier)}").AppendLine();
+            WriteServerSettings(output, tier);
             output.AppendLine("In the tables below, a server row's CPU/op and syscalls/op are the client's process alone: its server's work is in a process of its own and not counted. A server row's bytes on disk are not counted either (\"-\"): its files are the server's, in a data directory every store on that server shares.").AppendLine();
             workloads.WriteTables(markdown);
             WriteOwnBenchmarks(output, [.. (OwnBenchmarks ?? []).Where(comparison => comparison.Durability == tier)]);
@@ -201,10 +204,27 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         output.AppendLine("```").AppendLine().AppendLine("</details>").AppendLine();
     }
 
-    /// <summary>What the tier is on each server, in one sentence.</summary>
+    /// <summary>What the tier means, in one sentence; each server's own setting for it is listed apart.</summary>
     private static string TierSentence(Durability durability) => durability == Durability.Synced
-        ? "a write is acknowledged once flushed to the device (PostgreSQL synchronous_commit=on with fsync, InnoDB innodb_flush_log_at_trx_commit=1, Redis appendfsync always; the embedded rows flush every commit); these are the servers' own defaults but for Redis', everysec. A synced write waits for the device: its rate says as much about the device's flushes at that moment as about the row."
-        : "a write is acknowledged once in the operating system's cache (PostgreSQL synchronous_commit=off, InnoDB innodb_flush_log_at_trx_commit=2, Redis appendfsync everysec; the embedded rows commit without a flush).";
+        ? "a write is acknowledged once flushed to the device (the embedded rows flush every commit). A synced write waits for the device: its rate says as much about the device's flushes at that moment as about the row."
+        : "a write is acknowledged once in the operating system's cache or the server's memory (the embedded rows commit without a flush).";
+
+    /// <summary>Each measured server row's own setting for <paramref name="tier"/>, and the rows left out because they do not offer it.</summary>
+    private void WriteServerSettings(StringBuilder output, Durability tier)
+    {
+        ServerRow[] servers = [.. _rows.Select(StoreCatalog.Row).OfType<ServerRow>()];
+        foreach (ServerRow row in servers.Where(row => row.OpensAt(tier)))
+        {
+            output.AppendLine(s_numbers, $"- {row.Name}: {row.Promise(tier).Setting}.");
+        }
+
+        foreach (ServerRow row in servers.Where(row => !row.OpensAt(tier)))
+        {
+            output.AppendLine(s_numbers, $"- {row.Name} is not in this tier's tables: it offers {row.Declared.Durability} only.");
+        }
+
+        output.AppendLine();
+    }
 
     /// <summary>The endpoint of <paramref name="row"/>'s server at <paramref name="tier"/>, which it has once started.</summary>
     private static string Endpoint(ServerRow row, Durability tier) =>
