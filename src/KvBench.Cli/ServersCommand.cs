@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Runtime.InteropServices;
 
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
@@ -124,7 +125,7 @@ internal static class ServersCommand
             });
         }
 
-        var command = new Command("claims", "The MineSaga write-up's claims (SQLite against a local MySQL), each beside what this machine measures at equal durability: Sqlite_WAL against MariaDB (KvBench's own servers, started and stopped here), sparse single writes, 30 and 300 writes, REPLACE against INSERT ... ON DUPLICATE KEY UPDATE, one thread against a pool of 4.")
+        var command = new Command("claims", "The MineSaga write-up's claims (SQLite against a local MySQL), each beside what this machine measures at equal durability: Sqlite_WAL against MariaDB (KvBench's own servers, started and stopped here), sparse single writes, 30 and 300 writes, REPLACE against INSERT ... ON DUPLICATE KEY UPDATE, one thread against a pool of 4, and the SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool.")
         {
             divisor, repeats, workDirectory,
         };
@@ -134,18 +135,10 @@ internal static class ServersCommand
             string? kept = parseResult.GetValue(workDirectory)?.FullName;
             string directory = kept ?? Path.Combine(Path.GetTempPath(), "kvbench-claims-" + Guid.NewGuid().ToString("N"));
             TextWriter output = parseResult.InvocationConfiguration.Output;
-            SeedClaimResults results;
+            var section = new SeedClaimsSection(settings);
             try
             {
-                RowHostGroup hosts = StoreCatalog.StartHostsAsync([StoreNames.MariaDb]).GetAwaiter().GetResult();
-                try
-                {
-                    results = SeedClaims.Measure(settings, directory, parseResult.InvocationConfiguration.Error.WriteLine);
-                }
-                finally
-                {
-                    hosts.DisposeAsync().AsTask().GetAwaiter().GetResult();
-                }
+                section.MeasureAsync(new AdrContext(directory, directory, cli: null, parseResult.InvocationConfiguration.Error.WriteLine)).GetAwaiter().GetResult();
             }
             finally
             {
@@ -155,13 +148,16 @@ internal static class ServersCommand
                 }
             }
 
-            output.WriteLine(SeedClaimsTable.ToMarkdown(results));
-            foreach (string problem in results.Problems)
+            var markdown = new AdrMarkdown(images: null, MachineInfo.Collect(directory), command: "kvbench servers claims");
+            section.WriteTo(markdown);
+            output.WriteLine(markdown.Output.ToString().TrimEnd());
+            IReadOnlyList<string> problems = section.Problems();
+            foreach (string problem in problems)
             {
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
             }
 
-            return results.Problems.Count == 0 ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+            return problems.Count == 0 ? ExitCodes.Ok : ExitCodes.VerificationFailed;
         });
         return command;
     }

@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Evaluation.Sqlite;
 
 namespace KvBench.Evaluation.Servers;
 
@@ -41,8 +42,14 @@ public sealed record SeedClaimSettings
     /// <summary>The tiers, each compared on both stores alike. Default: Synced, then Buffered.</summary>
     public IReadOnlyList<Durability> Tiers { get; init; } = [Durability.Synced, Durability.Buffered];
 
-    /// <summary>For tests and <c>--quick</c>: the rounds divided by 300 (30 rounds), two batches per volume.</summary>
-    public static SeedClaimSettings Smoke { get; } = new() { RoundsDivisor = 300, Repeats = 2 };
+    /// <summary>
+    /// The SQLITE_BUSY trap's load, through SQLite's naive pool and MySqlConnector's pool of as many connections, and
+    /// through both rows. Default: the SQLite section's (1,000 writes from 64 writers, a pool of 4).
+    /// </summary>
+    public BusyTrapSettings BusyTrap { get; init; } = BusyTrapSettings.Evaluation;
+
+    /// <summary>For tests and <c>--quick</c>: the rounds divided by 300 (30 rounds), two batches per volume, a smaller busy trap.</summary>
+    public static SeedClaimSettings Smoke { get; } = new() { RoundsDivisor = 300, Repeats = 2, BusyTrap = BusyTrapSettings.Smoke };
 
     /// <summary>With <c>--full</c>: the write-up's 9,000 rounds, nine batches per volume.</summary>
     public static SeedClaimSettings Full { get; } = new() { RoundsDivisor = 1, Repeats = 9 };

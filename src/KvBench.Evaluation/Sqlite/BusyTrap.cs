@@ -1,8 +1,11 @@
 using System.Diagnostics;
+using System.Globalization;
 
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.MariaDb;
+using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.Sqlite;
@@ -89,6 +92,14 @@ public static class BusyTrap
         return results;
     }
 
+    /// <summary>
+    /// What makes busy-trap results no result: a row of the catalog that let an error reach the caller or lost a write,
+    /// or any target that lost a write it had acknowledged. A naive usage's errors are what it is measured for.
+    /// </summary>
+    public static IEnumerable<string> Problems(IEnumerable<BusyTrapResult> results) =>
+        results.Where(result => StoreCatalog.AllNames.Contains(result.Target) ? !result.Safe : result.LostAcknowledgedWrites > 0)
+            .Select(result => string.Create(CultureInfo.InvariantCulture, $"busy trap: {result.Target} let {result.BusyErrors + result.OtherErrors:N0} errors reach the caller and lost {result.LostWrites:N0} writes, {result.LostAcknowledgedWrites:N0} of them acknowledged{(result.FirstError is null ? string.Empty : $" (first: {result.FirstError})")}."));
+
     /// <summary>The naive pool of <paramref name="connections"/> on a <c>Sqlite_WAL</c> store loaded with the records.</summary>
     public static BusyTrapResult NaivePool(BusyTrapSettings settings, int connections, string workDirectory)
     {
@@ -112,6 +123,33 @@ public static class BusyTrap
         });
     }
 
+    /// <summary>
+    /// The same load through MySqlConnector's own pool of <paramref name="connections"/> on the <c>MariaDB</c> row's
+    /// server at <paramref name="endpoint"/> (<see cref="MySqlConnectorPool"/>), its table loaded and read back through the row.
+    /// </summary>
+    public static BusyTrapResult ConnectorPool(BusyTrapSettings settings, int connections, string endpoint, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return InDirectory(Path.Combine(workDirectory, $"mysqlconnector-pool-{connections}"), directory =>
+        {
+            var options = new ServerStoreOptions { Directory = directory, Endpoint = endpoint };
+            VersionedRecords records = LoadRecords(StoreNames.MariaDb, options, settings);
+            (BusyTrapResult Result, bool[] Acknowledged) run;
+            using (var pool = new MySqlConnectorPool(endpoint, directory, connections))
+            {
+                run = Drive(
+                    $"MySqlConnector pool of {connections}",
+                    $"MaximumPoolSize={connections}, a transaction per write, async calls",
+                    records,
+                    settings,
+                    pool.ReadModifyWriteAsync);
+            }
+
+            using IKeyValueStore store = StoreCatalog.Open(StoreNames.MariaDb, options);
+            return WithLosses(run, records, store);
+        });
+    }
+
     /// <summary>Row <paramref name="row"/> under the same load: Get, the writer's await, then Put, each write's own.</summary>
     public static BusyTrapResult Row(string row, BusyTrapSettings settings, string workDirectory)
     {
@@ -129,10 +167,13 @@ public static class BusyTrap
         });
     }
 
-    private static VersionedRecords LoadRecords(string row, string directory, BusyTrapSettings settings)
+    private static VersionedRecords LoadRecords(string row, string directory, BusyTrapSettings settings) =>
+        LoadRecords(row, new StoreOptions { Directory = directory }, settings);
+
+    private static VersionedRecords LoadRecords(string row, StoreOptions options, BusyTrapSettings settings)
     {
         var recordSet = new RecordSet(WorkloadSpec.DefaultValueBytes);
-        using (IKeyValueStore store = StoreCatalog.Open(row, new StoreOptions { Directory = directory }))
+        using (IKeyValueStore store = StoreCatalog.Open(row, options))
         {
             recordSet.Load(store, settings.Writes);
         }

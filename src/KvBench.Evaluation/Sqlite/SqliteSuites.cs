@@ -68,8 +68,7 @@ public sealed record SqliteResults(
     public IReadOnlyList<string> Problems() =>
     [
         .. Strategies.Concat(Upserts).Concat(Pragmas).Select(run => run.Failure).OfType<string>(),
-        .. BusyTrap.Where(result => StoreCatalog.AllNames.Contains(result.Target) && !result.Safe)
-            .Select(result => string.Create(CultureInfo.InvariantCulture, $"busy trap: {result.Target} let {result.BusyErrors + result.OtherErrors:N0} errors reach the caller and lost {result.LostWrites:N0} writes{(result.FirstError is null ? string.Empty : $" (first: {result.FirstError})")}.")),
+        .. Sqlite.BusyTrap.Problems(BusyTrap),
     ];
 }
 

@@ -71,8 +71,11 @@ internal sealed class MariaDbStore : SqlTableStore
         await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Opens MySqlConnector's pool for <paramref name="endpoint"/>, creating KvBench's database first where the endpoint names none.</summary>
-    private static MySqlDataSource OpenDataSource(string endpoint)
+    /// <summary>
+    /// The connection string of the database the row's stores live in on <paramref name="endpoint"/>: the one the
+    /// endpoint names, or KvBench's own, created first where the endpoint names none.
+    /// </summary>
+    internal static MySqlConnectionStringBuilder DatabaseConnectionString(string endpoint)
     {
         MySqlConnectionStringBuilder builder = ConnectionString(endpoint);
         if (string.IsNullOrEmpty(builder.Database))
@@ -81,11 +84,14 @@ internal sealed class MariaDbStore : SqlTableStore
             builder.Database = DefaultDatabase;
         }
 
-        return new MySqlDataSource(builder.ConnectionString);
+        return builder;
     }
 
+    /// <summary>Opens MySqlConnector's pool for the row's database on <paramref name="endpoint"/>.</summary>
+    private static MySqlDataSource OpenDataSource(string endpoint) => new(DatabaseConnectionString(endpoint).ConnectionString);
+
     /// <summary>The statements on <paramref name="table"/>, with MySqlConnector's positional parameters, writing with <paramref name="upsert"/>.</summary>
-    private static SqlTableStatements Statements(string table, MariaDbUpsert upsert) => new(
+    internal static SqlTableStatements Statements(string table, MariaDbUpsert upsert) => new(
         Upsert: upsert == MariaDbUpsert.Replace
             ? $"REPLACE INTO {table} (k, v) VALUES (?, ?)"
             : $"INSERT INTO {table} (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)",
@@ -95,7 +101,10 @@ internal sealed class MariaDbStore : SqlTableStore
         RangeFrom: $"SELECT k, v FROM {table} WHERE k >= ? ORDER BY k LIMIT ?",
         RangeBetween: $"SELECT k, v FROM {table} WHERE k >= ? AND k < ? ORDER BY k LIMIT ?");
 
-    protected override DbParameter Bytes(byte[] value) => new MySqlParameter { MySqlDbType = MySqlDbType.VarBinary, Value = value };
+    /// <summary>A key or value as MySqlConnector sends bytes: VARBINARY, as they are.</summary>
+    internal static MySqlParameter VarBinary(byte[] value) => new() { MySqlDbType = MySqlDbType.VarBinary, Value = value };
+
+    protected override DbParameter Bytes(byte[] value) => VarBinary(value);
 
     protected override DbParameter Integer(int value) => new MySqlParameter { MySqlDbType = MySqlDbType.Int32, Value = value };
 

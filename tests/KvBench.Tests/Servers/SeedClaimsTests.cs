@@ -1,6 +1,8 @@
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 
 using Xunit.Abstractions;
@@ -34,6 +36,26 @@ public sealed class SeedClaimsTests(ITestOutputHelper output)
         Assert.All(results.Cells, cell => Assert.True(cell.Batches.Count > 0 && cell.Batches.All(batch => batch > TimeSpan.Zero), $"{cell} measured nothing."));
         Assert.Equal(10, results.Cells.Single(cell => cell.Sparse && cell.Row == StoreNames.MariaDb).Batches.Count);
         Assert.All(SeedClaimVerdicts.Of(results), verdict => Assert.Matches("^(holds|does not hold|holds only at .+)", verdict.Verdict));
+    }
+
+    [Fact]
+    [Trait("Category", "Servers")]
+    public async Task The_busy_traps_load_through_MySqlConnectors_pool_loses_nothing_it_acknowledged_and_the_rows_let_no_error_through()
+    {
+        using var directory = new TempDirectory();
+        var section = new SeedClaimsSection(s_tiny with { BusyTrap = BusyTrapSettings.Smoke });
+
+        await section.MeasureAsync(new AdrContext(directory.Path, directory.Path, cli: null, output.WriteLine));
+
+        Assert.Empty(section.Problems());
+        BusyTrapResult[] results = [.. section.BusyTrapResults!];
+        Assert.Equal(["naive pool of 4", "MySqlConnector pool of 4", StoreNames.SqliteWal, StoreNames.MariaDb], results.Select(result => result.Target));
+        BusyTrapResult connectorPool = results[1];
+        Assert.Equal(0, connectorPool.LostAcknowledgedWrites);
+        Assert.All(results[2..], row => Assert.True(row.Safe, $"{row.Target}: {row.BusyErrors} busy, {row.OtherErrors} other errors ({row.FirstError}), {row.LostWrites} lost."));
+        var markdown = new AdrMarkdown(images: null, MachineInfo.Collect(directory.Path), "the test");
+        section.WriteTo(markdown);
+        Assert.Contains("\nMySqlConnector pool of 4 | MaximumPoolSize=4", markdown.Output.ToString(), StringComparison.Ordinal);
     }
 
     [Theory]

@@ -1,12 +1,18 @@
+using System.Globalization;
+
+using KvBench.Core;
 using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>
 /// The claims of the MineSaga write-up comparing SQLite with MySQL, each beside what this machine measured at equal
-/// durability: Sqlite_WAL against MariaDB (KvBench's own servers, started for the section and stopped after it).
-/// A write check that fails fails the run; a claim that does not hold is a finding, not a failure.
+/// durability: Sqlite_WAL against MariaDB (KvBench's own servers, started for the section and stopped after it), and
+/// the SQLITE_BUSY trap's load through SQLite's naive pool beside MySqlConnector's pool. A write check that fails, a
+/// row that lets an error through, or an acknowledged write lost fails the run; a claim that does not hold is a finding.
 /// </summary>
 /// <param name="settings">How the claims are measured.</param>
 public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<SeedClaimSettings>(settings)
@@ -40,13 +46,21 @@ public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<S
         await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([StoreNames.MariaDb]).ConfigureAwait(false))
         {
             Results = await Task.Run(() => SeedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
+            context.Log($"The SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool, {Settings.BusyTrap.Writes:N0} writes...");
+            BusyTrapResults = await Task.Run(() => MeasureBusyTrap(Path.Combine(context.WorkDirectory, "claims-busy"))).ConfigureAwait(false);
         }
 
         context.Took("The seed claims");
     }
 
+    /// <summary>
+    /// The SQLITE_BUSY trap's load through SQLite's naive pool, MySqlConnector's pool of as many connections, and the
+    /// <c>Sqlite_WAL</c> and <c>MariaDB</c> rows, when it was measured.
+    /// </summary>
+    public IReadOnlyList<BusyTrapResult>? BusyTrapResults { get; set; }
+
     /// <inheritdoc/>
-    public override IReadOnlyList<string> Problems() => Results?.Problems ?? [];
+    public override IReadOnlyList<string> Problems() => [.. Results?.Problems ?? [], .. BusyTrap.Problems(BusyTrapResults ?? [])];
 
     /// <inheritdoc/>
     public override void WriteTo(AdrMarkdown markdown)
@@ -60,5 +74,27 @@ public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<S
         markdown.Within(AdrSections.ServerChapter);
         markdown.Output.AppendLine("### The MineSaga write-up's claims, measured").AppendLine();
         markdown.Output.AppendLine(Results is null ? $"Not measured: {NotMeasured}." : SeedClaimsTable.ToMarkdown(Results)).AppendLine();
+        if (BusyTrapResults is { } busy)
+        {
+            BusyTrapSettings trap = Settings.BusyTrap;
+            markdown.Output.AppendLine("### The SQLITE_BUSY trap's load through MySqlConnector's pool").AppendLine();
+            markdown.Output.AppendLine(string.Create(CultureInfo.InvariantCulture, $"The write-up saw its pool of SQLite connections throw SQLITE_BUSY under asynchronous writes and MySQL's not. The same load on both: {trap.Writers} asynchronous writers, {trap.Writes:N0} writes at Buffered, each reading a record, awaiting {trap.AwaitBetweenReadAndWrite.TotalMilliseconds:0.#} ms (the application's own work), then writing its next version; SQLite's naive pool and MySqlConnector's pool each of {trap.PoolConnections} connections with a transaction per write, and both rows through `IKeyValueStore`.")).AppendLine();
+            SqliteTables.BusyTrap(busy).WriteTo(markdown.Output);
+        }
+    }
+
+    /// <summary>The four targets of <see cref="BusyTrapResults"/>, one after another, each in a directory of its own under <paramref name="workDirectory"/>.</summary>
+    private List<BusyTrapResult> MeasureBusyTrap(string workDirectory)
+    {
+        var mariaDb = (ServerRow)StoreCatalog.Row(StoreNames.MariaDb);
+        string endpoint = mariaDb.EndpointFor(Durability.Buffered)
+            ?? throw new InvalidOperationException($"{mariaDb.Name}'s server was started, yet the row names no endpoint at {Durability.Buffered}.");
+        return
+        [
+            BusyTrap.NaivePool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, workDirectory),
+            BusyTrap.ConnectorPool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, endpoint, workDirectory),
+            BusyTrap.Row(StoreNames.SqliteWal, Settings.BusyTrap, workDirectory),
+            BusyTrap.Row(StoreNames.MariaDb, Settings.BusyTrap, workDirectory),
+        ];
     }
 }
