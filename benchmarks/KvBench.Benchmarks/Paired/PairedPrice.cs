@@ -22,17 +22,21 @@ internal static class PairedPrice
         ArgumentNullException.ThrowIfNull(rows);
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(log);
-        var ratios = new List<RowRatio>();
+        string[] measured = [.. rows.Where(row => PointTargets.Names.Contains(RowVariants.Name(row, RowVariantKind.Raw)))];
+        Dictionary<string, List<IReadOnlyList<PairedCell>>> workers = measured.ToDictionary(row => row, _ => new List<IReadOnlyList<PairedCell>>());
         var problems = new List<string>();
-        foreach (string row in rows.Where(row => PointTargets.Names.Contains(RowVariants.Name(row, RowVariantKind.Raw))))
+
+        // Pass by pass, every row once per pass: a row's processes run minutes apart, not back to back, so what the
+        // machine does for a while (another tenant of its caches, its clock) falls on one process of each row, and the
+        // interval over the processes sees it instead of moving every process of the row alike.
+        for (int process = 0; process < settings.Processes; process++)
         {
-            var workers = new List<IReadOnlyList<PairedCell>>();
             var clock = Stopwatch.StartNew();
-            for (int process = 0; process < settings.Processes; process++)
+            foreach (string row in measured)
             {
                 if (RunWorker(row, process, settings) is { } cells)
                 {
-                    workers.Add(cells);
+                    workers[row].Add(cells);
                 }
                 else
                 {
@@ -40,16 +44,16 @@ internal static class PairedPrice
                 }
             }
 
-            log($"Paired adapter ÷ raw on {row}: {clock.Elapsed.TotalSeconds:0} s");
-            ratios.AddRange(workers.SelectMany(cells => cells)
-                .GroupBy(cell => (cell.Method, cell.ValueBytes, cell.Threads))
-                .Select(cell =>
-                {
-                    (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
-                    return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell));
-                }));
+            log($"Paired adapter ÷ raw, process {process + 1} of {settings.Processes} of every row: {clock.Elapsed.TotalSeconds:0} s");
         }
 
+        List<RowRatio> ratios = [.. measured.SelectMany(row => workers[row].SelectMany(cells => cells)
+            .GroupBy(cell => (cell.Method, cell.ValueBytes, cell.Threads))
+            .Select(cell =>
+            {
+                (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell));
+            }))];
         return (ratios, problems);
     }
 
