@@ -21,8 +21,9 @@ internal static class KvBenchConfig
     /// two cores. 50 ms iterations: at 100 ms the cases took 7 min 54 s of a 15 min 25 s run on 2026-11-25, about 3.5 s
     /// a case, a second of it BenchmarkDotNet's pilot finding the invocation count at the iteration time; the adapter ÷
     /// raw verdicts no longer rest on these medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so
-    /// the cases keep their ten iterations and give up length. Two warm-up iterations, since the pilot has already run
-    /// the operation for half a second. No overhead iterations: BenchmarkDotNet timed an empty call for 25 iterations
+    /// the cases give up length, and since 2026-11-25 two of their ten iterations: eight measured and one of warm-up
+    /// (the pilot has already run the operation for about half a second) took about 20 s off a default run that had
+    /// ended at 15 min 11 s on a fresh clone, its 134 cases 6 min 3 s with their build. No overhead iterations: BenchmarkDotNet timed an empty call for 25 iterations
     /// a case (6 of warm-up, 19 measured) to subtract under a nanosecond from cases that take 30 ns or more; without
     /// them the 120 point cases took 261 s in a fresh-clone run on 2026-11-25, against 279 s and 309 s in two runs with. Good for ratios within one
     /// run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead subtracted.
@@ -30,8 +31,8 @@ internal static class KvBenchConfig
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
         .WithLaunchCount(1)
-        .WithWarmupCount(2)
-        .WithIterationCount(10)
+        .WithWarmupCount(1)
+        .WithIterationCount(8)
         .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(50))
         .WithEvaluateOverhead(false);
 
