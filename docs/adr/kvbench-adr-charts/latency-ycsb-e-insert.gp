@@ -5,14 +5,14 @@ set datafile separator "\t"
 set datafile missing "NaN"
 set title "YCSB-E Insert latency percentiles, 4 threads\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-11-25 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Percentile"
-set ylabel "Latency (µs), log scale"
+set ylabel "Latency (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
 set tics nomirror
 set logscale y 10
 set mytics 10
-set format y "%.0f"
+set format y "%g"
 set xrange [-0.45:3.45]
 set xtics ("p50" 0, "p95" 1, "p99" 2, "p99.9" 3)
 plot "latency-ycsb-e-insert.dat" using 2:3 with linespoints title "Sqlite_WAL" lc rgb "#0072B2" lw 2 dt 1 pt 7 ps 1.3, \
