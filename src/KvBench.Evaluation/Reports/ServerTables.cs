@@ -45,6 +45,19 @@ public static class ServerTables
         return table;
     }
 
+    /// <summary>One line per thread count and operation: Garnet's rate, FASTER's, and their ratio.</summary>
+    public static MarkdownTable Lineage(IEnumerable<LineageComparison> comparisons)
+    {
+        ArgumentNullException.ThrowIfNull(comparisons);
+        var table = new MarkdownTable("Threads", "Operation", $"{LineageComparison.ServerRow} (ops/s)", $"{LineageComparison.InProcessRow} (ops/s)", $"{LineageComparison.ServerRow} ÷ {LineageComparison.InProcessRow}");
+        foreach (LineageComparison comparison in comparisons)
+        {
+            table.Add(comparison.Threads.ToString(s_numbers), comparison.Operation, Rate(comparison.ServerPerSecond), Rate(comparison.InProcessPerSecond), Ratio(comparison.Ratio));
+        }
+
+        return table;
+    }
+
     private static string Rate(double perSecond) => perSecond.ToString("N0", s_numbers);
 
     private static string Ratio(double ratio) => ratio.ToString(ratio >= 0.1 ? "0.00" : "0.000", s_numbers);

@@ -30,8 +30,8 @@ public static class OwnBenchmarkRunner
         var comparisons = new List<OwnBenchmarkComparison>();
         foreach (int clients in suites.SweepThreads)
         {
-            if (Completed(threadSweep, row.Name, OperationMix.WriteOnly, clients)?.Of(OperationType.Update) is not { } puts
-                || Completed(threadSweep, row.Name, OperationMix.ReadOnly, clients)?.Of(OperationType.Read) is not { } gets)
+            if (SweepRun.Completed(threadSweep, row.Name, OperationMix.WriteOnly, clients)?.Of(OperationType.Update) is not { } puts
+                || SweepRun.Completed(threadSweep, row.Name, OperationMix.ReadOnly, clients)?.Of(OperationType.Read) is not { } gets)
             {
                 continue;
             }
@@ -52,7 +52,4 @@ public static class OwnBenchmarkRunner
 
         return comparisons;
     }
-
-    private static WorkloadResult? Completed(IReadOnlyList<WorkloadResult> runs, string row, OperationMix mix, int threads) =>
-        runs.FirstOrDefault(run => run.Store == row && run.Workload.Mix == mix && run.Settings.Threads == threads && run.Succeeded);
 }

@@ -48,6 +48,9 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
 
     internal override bool IsOneProcess => false;
 
+    /// <summary>Raft among the cluster's members: a write is acknowledged once a majority has it in its log.</summary>
+    public override string Replication => UserEndpoint is null ? $"Raft, {EtcdCluster.MemberCount} members on this machine" : "Raft, among the members of your cluster";
+
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>Not used: a member needs a peer port and the whole cluster's names besides its client port (<see cref="EtcdCluster"/>).</summary>

@@ -105,6 +105,12 @@ public abstract class ServerRow : StoreRow
     internal virtual bool IsOneProcess => true;
 
     /// <summary>
+    /// How the row's data is replicated, in a few words for the tables, so no reader compares a replicated write with a
+    /// local one unawares. Default: none, one server.
+    /// </summary>
+    public virtual string Replication => "none (one server)";
+
+    /// <summary>
     /// Creates a data directory at <paramref name="dataDirectory"/> (which does not exist yet; its parent lets every
     /// user create one) for a server at <paramref name="tiers"/>, owned by the user the server runs as.
     /// </summary>

@@ -74,6 +74,21 @@ public sealed class ServerSectionTests
             }
         }
 
+        // Garnet against FASTER, from the same sweep, at the tier both offer and at no other.
+        if (servers.Any(row => row.Name == StoreNames.Garnet))
+        {
+            WorkloadSection buffered = section.Workloads.Single(workloads => workloads.Scope.Durability == Durability.Buffered);
+            Assert.Equal(s_short.Suites.SweepThreads.Count * 2, section.Lineage.Count);
+            Assert.All(section.Lineage, line =>
+            {
+                Assert.Equal(Durability.Buffered, line.Durability);
+                OperationMix mix = line.Operation == "Put" ? OperationMix.WriteOnly : OperationMix.ReadOnly;
+                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == StoreNames.Garnet && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.ServerPerSecond);
+                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == StoreNames.Faster && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.InProcessPerSecond);
+            });
+            Assert.Contains($"### {StoreNames.Garnet} over loopback against {StoreNames.Faster} in-process", markdown, StringComparison.Ordinal);
+        }
+
         Assert.Contains($"## {ServerSection.Chapter}", markdown, StringComparison.Ordinal);
         string[] tierChapters = markdown.Split($"## {ServerSection.Chapter} at ")[1..];
         Assert.Equal(s_short.Tiers.Count, tierChapters.Length);

@@ -61,6 +61,9 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
     /// <summary>Each server row beside its server's own benchmark, when the section ran.</summary>
     public IReadOnlyList<OwnBenchmarkComparison>? OwnBenchmarks { get; set; }
 
+    /// <summary>Garnet over loopback against FASTER in-process at each tier both offer, when the section ran.</summary>
+    public IReadOnlyList<LineageComparison> Lineage { get; set; } = [];
+
     /// <summary>The own benchmarks of <see cref="OwnBenchmarks"/>' rows and how each ran, one sentence per tool.</summary>
     public IReadOnlyList<(string Tool, string Method)> ToolMethods { get; set; } = [];
 
@@ -103,11 +106,13 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             context.Took("The loopback round trips");
 
             var comparisons = new List<OwnBenchmarkComparison>();
+            var lineage = new List<LineageComparison>();
             foreach (WorkloadSection workloads in Workloads)
             {
                 Durability tier = workloads.Scope.Durability;
                 context.Log($"At {tier}:");
                 await workloads.MeasureAsync(context).ConfigureAwait(false);
+                lineage.AddRange(LineageComparison.From(workloads.ThreadSweep ?? [], Settings.Suites.SweepThreads, tier));
                 foreach (ServerRow row in servers.Where(row => row.OwnBenchmark is not null && row.OpensAt(tier)))
                 {
                     try
@@ -124,6 +129,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             }
 
             OwnBenchmarks = comparisons;
+            Lineage = lineage;
             ToolMethods = [.. servers.Select(row => row.OwnBenchmark).OfType<ServerBenchmark>().Select(tool => (tool.Tool, tool.Method))];
         }
         finally
@@ -147,7 +153,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
 
         StringBuilder output = markdown.Output;
         output.AppendLine(s_numbers, $"## {Chapter}").AppendLine();
-        output.AppendLine(s_numbers, $"The server rows ({string.Join(", ", StoreCatalog.ServerNames)}) behind the same contract, each on a server from Debian's packages (installed by KvBench when missing) that KvBench started for this section on a free loopback port, in a data directory of its own, and stopped after it; beside them {string.Join(" and ", Settings.EmbeddedRows)}, in the client's process. Every row runs at {string.Join(", then at ", Settings.Tiers)}, each tier a chapter of its own below.").AppendLine();
+        output.AppendLine(s_numbers, $"The server rows ({string.Join(", ", StoreCatalog.ServerNames)}) behind the same contract, each on a server from Debian's packages (installed by KvBench when missing) that KvBench started for this section on a free loopback port, in a data directory of its own, and stopped after it; beside them {(Settings.EmbeddedRows.Count > 1 ? $"{string.Join(", ", Settings.EmbeddedRows.SkipLast(1))} and {Settings.EmbeddedRows[^1]}" : string.Join(string.Empty, Settings.EmbeddedRows))}, in the client's process. Every row runs at {string.Join(", then at ", Settings.Tiers)}, each tier a chapter of its own below.").AppendLine();
         foreach (string line in NotMeasured)
         {
             output.AppendLine(s_numbers, $"- {line}");
@@ -174,6 +180,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             output.AppendLine("In the tables below, a server row's CPU/op and syscalls/op are the client's process alone: its server's work is in a process of its own and not counted. A server row's bytes on disk are not counted either (\"-\"): its files are the server's, in a data directory every store on that server shares.").AppendLine();
             workloads.WriteTables(markdown);
             WriteOwnBenchmarks(output, [.. (OwnBenchmarks ?? []).Where(comparison => comparison.Durability == tier)]);
+            WriteLineage(output, [.. Lineage.Where(comparison => comparison.Durability == tier)]);
         }
     }
 
@@ -204,6 +211,19 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         output.AppendLine("```").AppendLine().AppendLine("</details>").AppendLine();
     }
 
+    /// <summary>Garnet against FASTER at one tier, from the thread sweep above, when both ran at it.</summary>
+    private static void WriteLineage(StringBuilder output, IReadOnlyList<LineageComparison> comparisons)
+    {
+        if (comparisons.Count == 0)
+        {
+            return;
+        }
+
+        output.AppendLine(s_numbers, $"### {LineageComparison.ServerRow} over loopback against {LineageComparison.InProcessRow} in-process").AppendLine();
+        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier, so Garnet ÷ FASTER below 1 is what the server, its protocol and the loopback cost of the engine's in-process rate (and what Garnet's own log and FASTER's adapter do differently).").AppendLine();
+        ServerTables.Lineage(comparisons).WriteTo(output);
+    }
+
     /// <summary>What the tier means, in one sentence; each server's own setting for it is listed apart.</summary>
     private static string TierSentence(Durability durability) => durability == Durability.Synced
         ? "a write is acknowledged once flushed to the device (the embedded rows flush every commit). A synced write waits for the device: its rate says as much about the device's flushes at that moment as about the row."
@@ -215,7 +235,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         ServerRow[] servers = [.. _rows.Select(StoreCatalog.Row).OfType<ServerRow>()];
         foreach (ServerRow row in servers.Where(row => row.OpensAt(tier)))
         {
-            output.AppendLine(s_numbers, $"- {row.Name}: {row.Promise(tier).Setting}.");
+            output.AppendLine(s_numbers, $"- {row.Name}: {row.Promise(tier).Setting}; replication: {row.Replication}.");
         }
 
         foreach (ServerRow row in servers.Where(row => !row.OpensAt(tier)))
