@@ -46,7 +46,7 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
 
     internal override RunningServer CreateServer(DurabilityTiers tiers) => new EtcdCluster(this, tiers);
 
-    internal override bool IsOneProcess => false;
+    public override bool IsOneProcess => false;
 
     /// <summary>Raft among the cluster's members: a write is acknowledged once a majority has it in its log.</summary>
     public override string Replication => UserEndpoint is null ? $"Raft, {EtcdCluster.MemberCount} members on this machine" : "Raft, among the members of your cluster";

@@ -102,7 +102,7 @@ public abstract class ServerRow : StoreRow
     /// Whether the row's server is one process (<see cref="ServerInstance"/>), which a server kill round kills and starts
     /// again on its data directory; a cluster's members are killed by its own fault test instead.
     /// </summary>
-    internal virtual bool IsOneProcess => true;
+    public virtual bool IsOneProcess => true;
 
     /// <summary>
     /// How the row's data is replicated, in a few words for the tables, so no reader compares a replicated write with a

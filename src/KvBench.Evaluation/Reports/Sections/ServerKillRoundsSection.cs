@@ -26,7 +26,7 @@ public sealed class ServerKillRoundsSection : AdrSection
     /// <summary>Server kill rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
     public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
 
-    /// <summary>The server rows left out, each with why (not installable here, or pointed at a user's own server).</summary>
+    /// <summary>The server rows left out, each with why (<see cref="Plan"/>).</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <inheritdoc/>
@@ -39,34 +39,54 @@ public sealed class ServerKillRoundsSection : AdrSection
         }
 
         context.Log($"Server kill rounds: {Rounds} per server row and tier...");
+        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = Plan();
         var results = new List<CrashRoundsResult>();
+        foreach (IGrouping<ServerRow, (ServerRow Row, Durability Durability)> row in planned.GroupBy(round => round.Row))
+        {
+            foreach (Durability durability in row.Select(round => round.Durability))
+            {
+                await using PrivateServer server = await PrivateServer.StartAsync(row.Key.Name, durability).ConfigureAwait(false);
+                string storeName = Path.Combine(context.WorkDirectory, "serverkills", $"{row.Key.Name}-{durability}");
+                results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, seed: Rounds).ConfigureAwait(false));
+            }
+
+            context.Took($"Server kill rounds on {row.Key.Name}");
+        }
+
+        Results = results;
+        LeftOut = leftOut;
+    }
+
+    /// <summary>
+    /// Each server row and tier the rounds run at (every tier a row offers), and each row left out with why: not
+    /// installable here, pointed at a user's own server (KvBench kills only its own), or a cluster, whose members are
+    /// killed one at a time by the cluster's own fault test while the others serve, not all at once.
+    /// </summary>
+    public static (IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<string> LeftOut) Plan()
+    {
+        var planned = new List<(ServerRow Row, Durability Durability)>();
         var leftOut = new List<string>();
         foreach (ServerRow row in StoreCatalog.ServerRows)
         {
             if (row.UnavailableReason is { } reason)
             {
                 leftOut.Add($"{row.Name}: {reason}");
-                continue;
             }
-
-            if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
+            else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
             {
                 leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not kill");
-                continue;
             }
-
-            foreach (Durability durability in Enum.GetValues<Durability>().Where(tier => row.Declared.Durability.Offers(tier)))
+            else if (!row.IsOneProcess)
             {
-                await using PrivateServer server = await PrivateServer.StartAsync(row.Name, durability).ConfigureAwait(false);
-                string storeName = Path.Combine(context.WorkDirectory, "serverkills", $"{row.Name}-{durability}");
-                results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, seed: Rounds).ConfigureAwait(false));
+                leftOut.Add($"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all at once; a member killed while the others serve is the cluster's fault test");
             }
-
-            context.Took($"Server kill rounds on {row.Name}");
+            else
+            {
+                planned.AddRange(Enum.GetValues<Durability>().Where(tier => row.Declared.Durability.Offers(tier)).Select(tier => (row, tier)));
+            }
         }
 
-        Results = results;
-        LeftOut = leftOut;
+        return (planned, leftOut);
     }
 
     /// <inheritdoc/>
