@@ -19,7 +19,7 @@ public static class ServerTables
             table.Add(
                 roundTrip.Row,
                 roundTrip.Engine,
-                "none (one server)",
+                roundTrip.Replication,
                 roundTrip.Endpoint,
                 roundTrip.Request,
                 roundTrip.Count.ToString("N0", s_numbers),

@@ -5,12 +5,13 @@ namespace KvBench.Evaluation.Servers;
 /// <summary>The loopback round trip of one server row, through the row's own client.</summary>
 /// <param name="Row">The server row.</param>
 /// <param name="Engine">The row's client package and server version.</param>
+/// <param name="Replication">How the row's data is replicated (<see cref="Stores.Servers.ServerRow.Replication"/>).</param>
 /// <param name="Endpoint">The server's endpoint.</param>
 /// <param name="Request">What each round trip sent (<c>PING</c>, <c>SELECT 1</c>).</param>
 /// <param name="Count">Round trips timed.</param>
 /// <param name="MedianNanoseconds">Their median.</param>
 /// <param name="P99Nanoseconds">Their 99th percentile.</param>
-public sealed record ServerRoundTrip(string Row, string Engine, string Endpoint, string Request, int Count, double MedianNanoseconds, double P99Nanoseconds);
+public sealed record ServerRoundTrip(string Row, string Engine, string Replication, string Endpoint, string Request, int Count, double MedianNanoseconds, double P99Nanoseconds);
 
 /// <summary>A server row's Puts and Gets beside its server's own benchmark tool, at one tier and client count.</summary>
 /// <param name="Row">The server row.</param>

@@ -130,7 +130,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
 
             OwnBenchmarks = comparisons;
             Lineage = lineage;
-            ToolMethods = [.. servers.Select(row => row.OwnBenchmark).OfType<ServerBenchmark>().Select(tool => (tool.Tool, tool.Method))];
+            ToolMethods = [.. servers.Select(row => row.OwnBenchmark).OfType<ServerBenchmark>().Select(tool => (tool.Tool, tool.Method)).Distinct()];
         }
         finally
         {
@@ -167,7 +167,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         if (RoundTrips is { Count: > 0 })
         {
             output.AppendLine("### The network between client and server").AppendLine();
-            output.AppendLine("Each server row's client and server are one machine apart by loopback TCP, with no replication. A round trip that asks the server for nothing, through the row's own client on one connection, one at a time: the least every call of the row costs beyond the in-process rows.").AppendLine();
+            output.AppendLine("Each server row's client and server (or a cluster's members) are one machine apart by loopback TCP, replicated as the Replication column says. A round trip that asks the server for nothing, through the row's own client on one connection, one at a time: the least every call of the row costs beyond the in-process rows.").AppendLine();
             ServerTables.RoundTrips(RoundTrips).WriteTo(output);
         }
 
@@ -220,7 +220,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         }
 
         output.AppendLine(s_numbers, $"### {LineageComparison.ServerRow} over loopback against {LineageComparison.InProcessRow} in-process").AppendLine();
-        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier, so Garnet ÷ FASTER below 1 is what the server, its protocol and the loopback cost of the engine's in-process rate (and what Garnet's own log and FASTER's adapter do differently).").AppendLine();
+        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier. The Gets are the like-for-like line: Garnet ÷ FASTER is what the server, its protocol and the loopback cost of the engine's in-process rate. The Puts are not the same work at the same tier: Garnet's reply waits for its append-only file's write (so a killed server loses nothing acknowledged; see the kill rounds), while FASTER's Put stays in this process's memory until a checkpoint (`Flush`), and a crash of the process loses it.").AppendLine();
         ServerTables.Lineage(comparisons).WriteTo(output);
     }
 
