@@ -44,7 +44,8 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
         try
         {
             row.InitializeData(_dataDirectory, tiers);
-            Member[] members = [.. Enumerable.Range(0, MemberCount).Select(index => new Member($"member{index}", LoopbackPorts.Free(), LoopbackPorts.Free()))];
+            int[] ports = LoopbackPorts.Free(2 * MemberCount);
+            Member[] members = [.. Enumerable.Range(0, MemberCount).Select(index => new Member($"member{index}", ports[2 * index], ports[(2 * index) + 1]))];
             string initialCluster = string.Join(',', members.Select(member => $"{member.Name}={member.PeerUrl}"));
             string token = $"kvbench-{Guid.NewGuid():N}";
             ProcessRowHost[] processes = [.. members.Select(member => new ProcessRowHost(

@@ -46,7 +46,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
     /// </summary>
     public IReadOnlyList<WorkloadSection> Workloads => field ??= [.. Settings.Tiers.Select(tier => new WorkloadSection(Settings.Suites, new WorkloadScope
     {
-        // A row that does not offer the tier (Garnet has no Synced, etcd no Buffered) is left out of that tier's tables.
+        // A row that does not offer the tier (Garnet has no Synced) is left out of that tier's tables.
         Rows = () => [.. _rows.Where(row => StoreCatalog.Row(row).OpensAt(tier))],
         Durability = tier,
         ChartPrefix = $"servers-{tier.ToString().ToLowerInvariant()}-",
@@ -220,7 +220,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         }
 
         output.AppendLine(s_numbers, $"### {LineageComparison.ServerRow} over loopback against {LineageComparison.InProcessRow} in-process").AppendLine();
-        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier. The Gets are the like-for-like line: Garnet ÷ FASTER is what the server, its protocol and the loopback cost of the engine's in-process rate. The Puts are not the same work at the same tier: Garnet's reply waits for its append-only file's write (so a killed server loses nothing acknowledged; see the kill rounds), while FASTER's Put stays in this process's memory until a checkpoint (`Flush`), and a crash of the process loses it.").AppendLine();
+        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier. The Gets are the like-for-like line: Garnet ÷ FASTER is what the server, its protocol and the loopback cost of the engine's in-process rate. The Puts are not the same work at the same tier: Garnet's reply waits for its append-only file's write (what its documentation says a killed server keeps; the kill rounds test it), while FASTER's Put stays in this process's memory until a checkpoint (`Flush`), and a crash of the process loses it.").AppendLine();
         ServerTables.Lineage(comparisons).WriteTo(output);
     }
 
