@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 
 namespace KvBench.Cli;
@@ -35,7 +36,7 @@ internal static class AdrCommand
         };
         var servers = new Option<bool>("--servers")
         {
-            Description = $"Adds the server rows' sections ({string.Join(", ", AdrSections.CreateServers(AdrPreset.Default).Select(section => section.Name))}): {string.Join(", ", StoreCatalog.ServerNames)} beside Sqlite_WAL and LMDB, their servers installed when missing, started and always stopped.",
+            Description = $"Adds the server rows' sections ({string.Join(", ", AdrSections.CreateServers(AdrPreset.Default).Select(section => section.Name))}): {string.Join(", ", StoreCatalog.ServerNames)} beside {string.Join(", ", new ServerSectionSettings().EmbeddedRows)}, their servers installed when missing, started and always stopped.",
         };
         var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
         {
