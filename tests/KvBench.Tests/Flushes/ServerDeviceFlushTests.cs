@@ -132,35 +132,36 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
 
         long flushCalls = 0;
         long syncWrites = 0;
+        long traced = 0;
         Dictionary<(string Thread, string Descriptor), bool> synchronous = [];
         foreach (string line in File.ReadLines(trace))
         {
-            // "TID call(FD, ..." ; a call strace splits around another thread's line resumes as "TID <... call resumed>".
-            string[] fields = line.Split(' ', 2);
-            int open = fields.Length == 2 && !fields[1].StartsWith('<') ? fields[1].IndexOf('(', StringComparison.Ordinal) : -1;
-            if (open <= 0)
+            if (TracedCall.Parse(line) is not { } traceLine)
             {
                 continue;
             }
 
-            string call = fields[1][..open];
-            if (DeviceFlushTests.FlushCalls.Split(',').Contains(call))
+            if (DeviceFlushTests.FlushCalls.Split(',').Contains(traceLine.Call))
             {
+                traced++;
                 flushCalls++;
             }
-            else if (WriteCalls.Split(',').Contains(call))
+            else if (WriteCalls.Split(',').Contains(traceLine.Call))
             {
-                string descriptor = fields[1][(open + 1)..].Split(',', 2)[0];
-                (string, string) key = (fields[0], descriptor);
+                traced++;
+                (string, string) key = (traceLine.Thread, traceLine.FirstArgument);
                 if (!synchronous.TryGetValue(key, out bool isSynchronous))
                 {
-                    isSynchronous = synchronous[key] = OpenedSynchronous(fields[0], descriptor);
+                    isSynchronous = synchronous[key] = OpenedSynchronous(traceLine.Thread, traceLine.FirstArgument);
                 }
 
                 syncWrites += isSynchronous ? 1 : 0;
             }
         }
 
+        // Every server writes its log or its replies while it takes 200 Puts: a trace with no call read from it is a
+        // trace this test did not understand, never a server that flushed nothing.
+        Assert.True(traced > 0, $"None of the {File.ReadLines(trace).Count()} lines strace wrote to {trace} was read as a call it was asked to trace.");
         return (flushCalls, syncWrites);
     }
 
@@ -170,5 +171,26 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         string info = $"/proc/{thread}/fdinfo/{descriptor}";
         string? flags = File.Exists(info) ? File.ReadLines(info).FirstOrDefault(line => line.StartsWith("flags:", StringComparison.Ordinal)) : null;
         return flags is not null && (Convert.ToInt32(flags["flags:".Length..].Trim(), 8) & DataSync) != 0;
+    }
+
+    /// <summary>One line of <c>strace -f -o</c>: the thread, the call and its first argument.</summary>
+    internal sealed record TracedCall(string Thread, string Call, string FirstArgument)
+    {
+        /// <summary>
+        /// Reads "TID call(FD, ...) = R". strace pads the thread id to five columns, so a thread id under 10000 (a
+        /// freshly booted machine) is followed by two spaces; a call split around another thread's line resumes as
+        /// "TID &lt;... call resumed&gt;" and is not read again.
+        /// </summary>
+        public static TracedCall? Parse(string line)
+        {
+            string[] fields = line.Split(' ', 2, StringSplitOptions.TrimEntries);
+            if (fields.Length != 2 || fields[1].StartsWith('<'))
+            {
+                return null;
+            }
+
+            int open = fields[1].IndexOf('(', StringComparison.Ordinal);
+            return open <= 0 ? null : new TracedCall(fields[0], fields[1][..open], fields[1][(open + 1)..].Split([',', ')'], 2)[0]);
+        }
     }
 }
