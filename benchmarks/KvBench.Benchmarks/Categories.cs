@@ -6,6 +6,9 @@ public static class Categories
     /// <summary>Put, Get and HaveKey on a preloaded dataset, one operation per call.</summary>
     public const string PointOperations = "PointOperations";
 
+    /// <summary>Put, Get and HaveKey on the server rows and their clients used directly, over loopback.</summary>
+    public const string ServerPointOperations = "ServerPointOperations";
+
     /// <summary>Get and Put from 1, 2 and 4 threads at once, through the adapters and the raw drivers that serve many threads.</summary>
     public const string ThreadedPointOperations = "ThreadedPointOperations";
 

@@ -18,7 +18,8 @@ internal sealed record EvaluationPlan
     /// <summary>The default evaluation: both suites with the short job, the paired measurement, the ADR at its default settings.</summary>
     public static EvaluationPlan Default { get; } = new()
     {
-        Benchmarks = () => RunSuites(KvBenchConfig.EvaluationJob),
+        Benchmarks = () => RunSuites(KvBenchConfig.EvaluationJob, servers: false),
+        PointJob = KvBenchConfig.EvaluationJob,
         Adr = AdrPreset.Default,
         Command = EvaluationCommand,
     };
@@ -26,13 +27,17 @@ internal sealed record EvaluationPlan
     /// <summary><see cref="BenchmarkArguments.FullSwitch"/>: the same at BenchmarkDotNet's default precision and the ADR's full settings.</summary>
     public static EvaluationPlan Full { get; } = new()
     {
-        Benchmarks = () => RunSuites(Job.Default),
+        Benchmarks = () => RunSuites(Job.Default, servers: false),
+        PointJob = Job.Default,
         Adr = AdrPreset.Full,
         Command = $"{EvaluationCommand} -- {BenchmarkArguments.FullSwitch}",
     };
 
     /// <summary>Runs the cases; called once, inside the run's shared datasets.</summary>
     public required Func<IEnumerable<Summary>> Benchmarks { get; init; }
+
+    /// <summary>The job of an evaluation's point operations, which <see cref="WithServers"/> gives the server rows' too; <see langword="null"/> for BenchmarkDotNet's own arguments.</summary>
+    private Job? PointJob { get; init; }
 
     /// <summary>
     /// The ADR's settings when the run is an evaluation (the paired measurement and the ADR file follow the cases), or
@@ -46,10 +51,14 @@ internal sealed record EvaluationPlan
     /// <summary>Whether the ADR file gets the server rows' section after the others (<see cref="BenchmarkArguments.ServersSwitch"/>). Default: no.</summary>
     public bool Servers { get; init; }
 
-    /// <summary>This evaluation with the server rows' section, its command with <see cref="BenchmarkArguments.ServersSwitch"/>.</summary>
+    /// <summary>
+    /// This evaluation with the server rows: their point operations (<see cref="ServerPointOperations"/>) in the same
+    /// BenchmarkDotNet run, and their section in the ADR file; its command with <see cref="BenchmarkArguments.ServersSwitch"/>.
+    /// </summary>
     public EvaluationPlan WithServers() => this with
     {
         Servers = true,
+        Benchmarks = PointJob is { } job ? () => RunSuites(job, servers: true) : Benchmarks,
         Command = Command == EvaluationCommand ? $"{Command} -- {BenchmarkArguments.ServersSwitch}" : $"{Command} {BenchmarkArguments.ServersSwitch}",
     };
 
@@ -57,14 +66,15 @@ internal sealed record EvaluationPlan
     public static EvaluationPlan BenchmarksOnly(Func<IEnumerable<Summary>> runBenchmarks) => new() { Benchmarks = runBenchmarks };
 
     /// <summary>
-    /// Point operations with <paramref name="pointJob"/>, then synced puts with their own default job
-    /// (<see cref="SlowOperationsAttribute"/>), in one BenchmarkDotNet run: one build of the benchmark process for both,
-    /// where two runs built it twice (about 40 s of the default run's 15 minutes).
+    /// Point operations with <paramref name="pointJob"/> (the server rows' too when <paramref name="servers"/>), then
+    /// synced puts with their own default job (<see cref="SlowOperationsAttribute"/>), in one BenchmarkDotNet run: one
+    /// build of the benchmark process for all, where two runs built it twice (about 40 s of the default run's 15 minutes).
     /// </summary>
-    private static Summary[] RunSuites(Job pointJob) =>
+    private static Summary[] RunSuites(Job pointJob, bool servers) =>
         BenchmarkRunner.Run(
         [
             BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(pointJob)),
+            .. servers ? [BenchmarkConverter.TypeToBenchmarks(typeof(ServerPointOperations), KvBenchConfig.Create(pointJob))] : Array.Empty<BenchmarkRunInfo>(),
             BenchmarkConverter.TypeToBenchmarks(typeof(SyncedPuts), KvBenchConfig.Create(job: null)),
         ]);
 }

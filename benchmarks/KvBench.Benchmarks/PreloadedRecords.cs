@@ -3,7 +3,7 @@ using KvBench.Stores;
 
 namespace KvBench.Benchmarks;
 
-/// <summary>How many records a row's benchmarks preload: <see cref="PointOperations.DefaultRecordCount"/>, but fewer for a row whose every operation builds a whole engine.</summary>
+/// <summary>How many records a row's benchmarks preload: <see cref="PointOperationCases.DefaultRecordCount"/>, but fewer for a row whose every operation builds a whole engine.</summary>
 internal static class PreloadedRecords
 {
     /// <summary>

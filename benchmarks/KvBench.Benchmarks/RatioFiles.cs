@@ -11,6 +11,9 @@ internal static class RatioFiles
     /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratio tables and goal checks.</summary>
     public const string PointOperationsFile = "KvBench.Benchmarks.PointOperations-ratios.md";
 
+    /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratios of <see cref="ServerPointOperations"/>.</summary>
+    public const string ServerPointOperationsFile = "KvBench.Benchmarks.ServerPointOperations-ratios.md";
+
     /// <summary>The file, beside BenchmarkDotNet's tables, that holds the ratios of <see cref="ThreadedPointOperations"/>.</summary>
     public const string ThreadedPointOperationsFile = "KvBench.Benchmarks.ThreadedPointOperations-ratios.md";
 
@@ -21,6 +24,7 @@ internal static class RatioFiles
     public static void Write(Summary summary, PairedRatios? paired)
     {
         Write(summary, typeof(PointOperations), PointOperationsFile, results => PointOperationReport.ToMarkdown(results, paired));
+        Write(summary, typeof(ServerPointOperations), ServerPointOperationsFile, results => PointOperationReport.ToMarkdown(results, paired: null));
         Write(summary, typeof(ThreadedPointOperations), ThreadedPointOperationsFile, PointOperationReport.ThreadedToMarkdown);
     }
 

@@ -2,7 +2,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 
-using KvBench.Core;
+using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
 
@@ -41,8 +41,9 @@ internal sealed class AcknowledgedColumn : IColumn
         }
 
         string row = RowVariants.Parse(type).Row;
-        Durability tier = MeasuredAtAttribute.Of(benchmarkCase.Descriptor.Type);
-        return StoreCatalog.Names.Contains(row) ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), tier) : "-";
+        return StoreCatalog.AllNames.Contains(row)
+            ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), PointTargets.TierOf(type, MeasuredAtAttribute.Of(benchmarkCase.Descriptor.Type)))
+            : "-";
     }
 
     public bool IsAvailable(Summary summary) => true;

@@ -67,7 +67,7 @@ internal static class KvBenchConfig
 
     /// <summary>
     /// Whether <paramref name="benchmarkCase"/> runs: a variant or a method measured at one value size only
-    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperations.MeasuresAt"/>) leaves out its
+    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperationCases.MeasuresAt"/>, <see cref="ServerPointOperations.Measures"/>) leaves out its
     /// other cases, and with <paramref name="rows"/> only those rows and their variants run.
     /// </summary>
     private static bool IsSelected(BenchmarkCase benchmarkCase, IReadOnlyCollection<string>? rows)
@@ -78,9 +78,15 @@ internal static class KvBenchConfig
         }
 
         return (benchmarkCase.Parameters[nameof(PointOperations.ValueBytes)] is not int valueBytes
-                || (PointTargets.Measures(type, valueBytes) && PointOperations.MeasuresAt(benchmarkCase.Descriptor.WorkloadMethod.Name, valueBytes)))
+                || (PointTargets.Measures(type, valueBytes) && Measures(benchmarkCase.Descriptor, valueBytes)))
             && (rows is null || rows.Contains(RowVariants.Parse(type).Row));
     }
+
+    /// <summary>Whether the benchmark class of <paramref name="descriptor"/> measures its method at <paramref name="valueBytes"/>.</summary>
+    private static bool Measures(Descriptor descriptor, int valueBytes) =>
+        descriptor.Type == typeof(ServerPointOperations)
+            ? ServerPointOperations.Measures(descriptor.WorkloadMethod.Name, valueBytes)
+            : PointOperationCases.MeasuresAt(descriptor.WorkloadMethod.Name, valueBytes);
 
     /// <summary>
     /// For BenchmarkDotNet's own arguments: no job of KvBench's, so <c>--job</c> chooses, and without it each class runs

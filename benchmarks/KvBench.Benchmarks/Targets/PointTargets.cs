@@ -17,7 +17,7 @@ internal static class PointTargets
 {
     private static readonly Dictionary<string, Type> s_variants = typeof(PointTargets).Assembly.GetTypes()
         .Select(type => (Type: type, Variant: type.GetCustomAttribute<PointVariantAttribute>()))
-        .Where(found => found.Variant is not null && StoreCatalog.AvailableNames.Contains(found.Variant.Row))
+        .Where(found => found.Variant is not null && (StoreCatalog.AvailableNames.Contains(found.Variant.Row) || StoreCatalog.AvailableServerNames.Contains(found.Variant.Row)))
         .ToDictionary(found => RowVariants.Name(found.Variant!.Row, found.Variant.Kind), found => found.Type, StringComparer.Ordinal);
 
     /// <summary>
@@ -41,8 +41,14 @@ internal static class PointTargets
         || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes is 0
         || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes == valueBytes;
 
-    /// <summary>Every row in table order: a catalog row, then its raw baseline, then its naive usage.</summary>
+    /// <summary>Every embedded row in table order: a catalog row, then its raw baseline, then its naive usage.</summary>
     public static IReadOnlyList<string> Names { get; } = [.. StoreCatalog.Rows.Where(row => row.IsAvailable).SelectMany(VariantsOf)];
+
+    /// <summary>
+    /// Every server row whose server can be had here (KvBench's, installed when missing, or the user's), each followed by
+    /// its raw baseline: the server rows' point operations (<see cref="ServerPointOperations"/>).
+    /// </summary>
+    public static IReadOnlyList<string> ServerNames => [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable).SelectMany(VariantsOf)];
 
     /// <summary>
     /// Where the catalog and this assembly disagree: a variant a row's definition names with no class marked for it, or a
@@ -50,7 +56,7 @@ internal static class PointTargets
     /// </summary>
     public static IReadOnlyList<string> Mismatches()
     {
-        HashSet<string> declared = [.. StoreCatalog.Rows.SelectMany(VariantsOf).Where(name => RowVariants.Parse(name).Kind != RowVariantKind.Adapter)];
+        HashSet<string> declared = [.. StoreCatalog.Rows.Concat(StoreCatalog.ServerRows).SelectMany(VariantsOf).Where(name => RowVariants.Parse(name).Kind != RowVariantKind.Adapter)];
         HashSet<string> found = [.. typeof(PointTargets).Assembly.GetTypes()
             .Select(type => type.GetCustomAttribute<PointVariantAttribute>())
             .OfType<PointVariantAttribute>()
@@ -68,7 +74,16 @@ internal static class PointTargets
     public static bool ServesManyThreads(string name) =>
         !s_variants.TryGetValue(name, out Type? type) || type.GetCustomAttribute<PointVariantAttribute>()!.ManyThreads;
 
-    /// <summary>Opens <paramref name="name"/> on an empty <paramref name="directory"/> at Buffered durability.</summary>
+    /// <summary>
+    /// The tier <paramref name="name"/> is measured at by a benchmark that measures at <paramref name="measuredAt"/>
+    /// (<see cref="MeasuredAtAttribute"/>): that tier where the row offers it, so no row pays a device flush that another
+    /// does not; else the other (etcd, whose every commit is synced on each member, offers only Synced).
+    /// </summary>
+    public static Durability TierOf(string name, Durability measuredAt = Durability.Buffered) =>
+        StoreCatalog.Row(RowVariants.Parse(name).Row).OpensAt(measuredAt) ? measuredAt
+        : measuredAt == Durability.Buffered ? Durability.Synced : Durability.Buffered;
+
+    /// <summary>Opens <paramref name="name"/> on an empty <paramref name="directory"/> at its tier (<see cref="TierOf"/>).</summary>
     public static IPointTarget Open(string name, string directory)
     {
         if (s_variants.TryGetValue(name, out Type? type))
@@ -77,7 +92,7 @@ internal static class PointTargets
                 type, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DoNotWrapExceptions, binder: null, [directory], culture: null)!;
         }
 
-        return new StoreTarget(StoreCatalog.Open(name, new StoreOptions { Directory = directory, Durability = Durability.Buffered }));
+        return new StoreTarget(StoreCatalog.Open(name, new StoreOptions { Directory = directory, Durability = TierOf(name) }));
     }
 
     /// <summary>The row, then the variants its definition names.</summary>

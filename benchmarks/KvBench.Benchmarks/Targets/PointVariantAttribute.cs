@@ -20,7 +20,7 @@ internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : A
     public bool ManyThreads { get; init; }
 
     /// <summary>
-    /// The one value size the variant is measured at (0: every size of <see cref="PointOperations.ValueBytes"/>); its
+    /// The one value size the variant is measured at (0: every size of <see cref="PointOperationCases.ValueBytes"/>); its
     /// ratio cells at other sizes read "not measured". For the naive usages, which answer a question of usage rather
     /// than of size, and for a variant whose every case costs the run seconds: the default run's 15 minutes hold about
     /// 150 cases on two cores.

@@ -38,10 +38,9 @@ internal sealed class EtcdStore : StoreAdapter
     public EtcdStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
         : base(row, options)
     {
-        string prefix = $"kvbench/{storeName}/";
-        _valuePrefix = Encoding.UTF8.GetBytes(prefix + "v/");
+        _valuePrefix = ValuePrefix(storeName);
         _valuesEnd = ByteString.CopyFrom(ByteKeys.PrefixUpperBound(_valuePrefix)!);
-        ByteString marker = ByteString.CopyFromUtf8(prefix + "store");
+        ByteString marker = ByteString.CopyFromUtf8(Prefix(storeName) + "store");
         _client = Connect(endpoint);
         try
         {
@@ -166,11 +165,19 @@ internal sealed class EtcdStore : StoreAdapter
         return range.More;
     }
 
-    private ByteString ValueKey(ReadOnlySpan<byte> key)
+    /// <summary>The prefix of the keys under which the store <paramref name="storeName"/> keeps its values.</summary>
+    internal static byte[] ValuePrefix(string storeName) => Encoding.UTF8.GetBytes(Prefix(storeName) + "v/");
+
+    /// <summary>The key under which the value of <paramref name="key"/> is kept: <paramref name="valuePrefix"/>, then the key's bytes.</summary>
+    internal static ByteString ValueKey(byte[] valuePrefix, ReadOnlySpan<byte> key)
     {
-        byte[] valueKey = new byte[_valuePrefix.Length + key.Length];
-        _valuePrefix.CopyTo(valueKey, 0);
-        key.CopyTo(valueKey.AsSpan(_valuePrefix.Length));
+        byte[] valueKey = new byte[valuePrefix.Length + key.Length];
+        valuePrefix.CopyTo(valueKey, 0);
+        key.CopyTo(valueKey.AsSpan(valuePrefix.Length));
         return UnsafeByteOperations.UnsafeWrap(valueKey);
     }
+
+    private static string Prefix(string storeName) => $"kvbench/{storeName}/";
+
+    private ByteString ValueKey(ReadOnlySpan<byte> key) => ValueKey(_valuePrefix, key);
 }

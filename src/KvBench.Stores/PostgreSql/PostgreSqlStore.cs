@@ -64,7 +64,11 @@ internal sealed class PostgreSqlStore : SqlTableStore
     }
 
     /// <summary>Opens Npgsql's pool for <paramref name="endpoint"/>, every connection at <paramref name="durability"/>.</summary>
-    private static NpgsqlDataSource OpenDataSource(string endpoint, Durability durability)
+    private static NpgsqlDataSource OpenDataSource(string endpoint, Durability durability) =>
+        NpgsqlDataSource.Create(SessionConnectionString(endpoint, durability).ConnectionString);
+
+    /// <summary>The connection string of every session the store opens on <paramref name="endpoint"/> at <paramref name="durability"/>.</summary>
+    internal static NpgsqlConnectionStringBuilder SessionConnectionString(string endpoint, Durability durability)
     {
         NpgsqlConnectionStringBuilder builder = ConnectionString(endpoint);
 
@@ -76,11 +80,11 @@ internal sealed class PostgreSqlStore : SqlTableStore
         // The store never changes a session's state, so a connection back in the pool needs no DISCARD ALL (which would
         // also drop its prepared statements).
         builder.NoResetOnClose = true;
-        return NpgsqlDataSource.Create(builder.ConnectionString);
+        return builder;
     }
 
     /// <summary>The statements on <paramref name="table"/> (quoted), with PostgreSQL's positional parameters.</summary>
-    private static SqlTableStatements Statements(string table) => new(
+    internal static SqlTableStatements Statements(string table) => new(
         Upsert: $"INSERT INTO {table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
         Select: $"SELECT value FROM {table} WHERE key = $1",
         Exists: $"SELECT 1 FROM {table} WHERE key = $1",

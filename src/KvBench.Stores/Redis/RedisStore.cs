@@ -27,10 +27,7 @@ internal sealed class RedisStore : StoreAdapter
     public RedisStore(RespServerRow row, ServerStoreOptions options, string endpoint, string storeName)
         : base(row, options)
     {
-        string prefix = $"kvbench:{{{storeName}}}:";
-        _valuePrefix = Encoding.UTF8.GetBytes(prefix + "v:");
-        _index = prefix + "index";
-        RedisKey marker = prefix + "store";
+        (_valuePrefix, _index, RedisKey marker) = Keys(storeName);
         _connection = Connect(endpoint);
         try
         {
@@ -183,13 +180,26 @@ internal sealed class RedisStore : StoreAdapter
         }
     }
 
-    private RedisKey ValueKey(ReadOnlySpan<byte> key)
+    /// <summary>
+    /// The store <paramref name="storeName"/>'s keys: the prefix of its values' keys, its index and its marker, all
+    /// sharing one hash tag.
+    /// </summary>
+    internal static (byte[] ValuePrefix, RedisKey Index, RedisKey Marker) Keys(string storeName)
     {
-        byte[] valueKey = new byte[_valuePrefix.Length + key.Length];
-        _valuePrefix.CopyTo(valueKey, 0);
-        key.CopyTo(valueKey.AsSpan(_valuePrefix.Length));
+        string prefix = $"kvbench:{{{storeName}}}:";
+        return (Encoding.UTF8.GetBytes(prefix + "v:"), prefix + "index", prefix + "store");
+    }
+
+    /// <summary>The key under which the value of <paramref name="key"/> is kept: <paramref name="valuePrefix"/>, then the key's bytes.</summary>
+    internal static RedisKey ValueKey(byte[] valuePrefix, ReadOnlySpan<byte> key)
+    {
+        byte[] valueKey = new byte[valuePrefix.Length + key.Length];
+        valuePrefix.CopyTo(valueKey, 0);
+        key.CopyTo(valueKey.AsSpan(valuePrefix.Length));
         return valueKey;
     }
+
+    private RedisKey ValueKey(ReadOnlySpan<byte> key) => ValueKey(_valuePrefix, key);
 
     /// <summary>
     /// Refuses a tier the server is not at: the server's setting holds for every client, so the store cannot set it for

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 
 using KvBench.Core;
 
@@ -46,6 +47,12 @@ public abstract class ServerRow : StoreRow
     /// string, as <see cref="ServerStoreOptions.Endpoint"/>); when set, KvBench starts no server for the row.
     /// </summary>
     public string EndpointVariable { get; }
+
+    /// <summary>
+    /// Every server row has one: its client used directly, on one connection held open with its commands prepared, at the
+    /// same server and tier as the adapter (the benchmarks' <c>ServerPointOperations</c>).
+    /// </summary>
+    public override bool HasRawBaseline => true;
 
     /// <summary>
     /// The server this process runs for the row, started once however many suites ask for it at once, or nothing when
@@ -130,11 +137,36 @@ public abstract class ServerRow : StoreRow
 
     /// <summary>
     /// Where the row's server for <paramref name="durability"/> is now: the user's (<see cref="EndpointVariable"/>), the one
-    /// this process runs (<see cref="CreateHost"/>), or the one <c>kvbench servers up</c> runs; <see langword="null"/> when
-    /// none is.
+    /// this process runs (<see cref="CreateHost"/>), the one the process that started this one runs
+    /// (<see cref="HostedVariable"/>), or the one <c>kvbench servers up</c> runs; <see langword="null"/> when none is.
     /// </summary>
     public string? EndpointFor(Durability durability) =>
-        UserEndpoint ?? _server.Running(durability)?.Endpoint ?? PublishedServers.Endpoint(Name, durability);
+        UserEndpoint
+        ?? _server.Running(durability)?.Endpoint
+        ?? HostedEndpoint(durability)
+        ?? PublishedServers.Endpoint(Name, durability);
+
+    /// <summary>
+    /// The variable through which a process that runs the row's server for <paramref name="durability"/> (a lease of
+    /// <see cref="CreateHost"/>, for example BenchmarkDotNet's host process) tells the processes it starts where that
+    /// server listens; apart from <see cref="EndpointVariable"/>, which names a server of the user's own, so a server
+    /// KvBench started is never taken for one it must not kill.
+    /// </summary>
+    internal string HostedVariable(Durability durability) => $"{EndpointVariable}_HOSTED_{durability.ToString().ToUpperInvariant()}";
+
+    /// <summary><see cref="HostedVariable"/>'s value: the server's process id, a space, its endpoint.</summary>
+    internal static string HostedValue(int processId, string endpoint) => $"{processId.ToString(CultureInfo.InvariantCulture)} {endpoint}";
+
+    /// <summary>
+    /// The endpoint <see cref="HostedVariable"/> names, or <see langword="null"/> when it is unset or its server no
+    /// longer runs (a variable a process inherited from a host that stopped since).
+    /// </summary>
+    internal string? HostedEndpoint(Durability durability) =>
+        Environment.GetEnvironmentVariable(HostedVariable(durability))?.Split(' ', 2) is [string pid, string endpoint]
+        && int.TryParse(pid, NumberStyles.None, CultureInfo.InvariantCulture, out int processId)
+        && Signals.Exists(processId)
+            ? endpoint
+            : null;
 
     /// <summary>
     /// A connection to the server at <paramref name="endpoint"/> through the row's own client, for timing round trips

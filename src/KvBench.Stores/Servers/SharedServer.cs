@@ -76,9 +76,26 @@ internal sealed class SharedServer(ServerRow row)
         }
     }
 
+    /// <summary>
+    /// Where the running servers listen, by <see cref="ServerRow.HostedVariable"/>: what a lease publishes, so a process
+    /// started while it runs (a BenchmarkDotNet case's) finds the servers this process runs. Each value is the server's
+    /// process id and its endpoint (<see cref="ServerRow.HostedEndpoint"/>), so a value left behind names a server that
+    /// is gone and is ignored.
+    /// </summary>
+    private IReadOnlyDictionary<string, string> Published() =>
+        Volatile.Read(ref _running)
+            .Where(running => running.Endpoint is not null && running.ProcessIds.Count > 0)
+            .SelectMany(running => Enum.GetValues<Durability>()
+                .Where(durability => running.Tiers.Offers(durability))
+                .Select(durability => (Name: row.HostedVariable(durability), Value: ServerRow.HostedValue(running.ProcessIds[0], running.Endpoint!))))
+            .DistinctBy(published => published.Name)
+            .ToDictionary(published => published.Name, published => published.Value, StringComparer.Ordinal);
+
     private sealed class ServerLease(SharedServer server) : RowHost
     {
         private int _state;
+
+        public override IReadOnlyDictionary<string, string> Published => Volatile.Read(ref _state) == 1 ? server.Published() : NothingPublished;
 
         public override async Task StartAsync(CancellationToken cancellationToken = default)
         {
