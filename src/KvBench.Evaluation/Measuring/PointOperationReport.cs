@@ -12,9 +12,10 @@ public static class PointOperationReport
     /// <summary>
     /// Writes the ratio tables and goal checks for <paramref name="results"/> as GitHub markdown; with
     /// <paramref name="paired"/>, the adapter ÷ raw table and its goals come from those ratios instead of from the
-    /// medians of <paramref name="results"/>' separate processes.
+    /// medians of <paramref name="results"/>' separate processes. With <paramref name="allocationsAgainstRaw"/>, each
+    /// adapter's allocations are held to its raw baseline's (<see cref="PointOperationTargets.Check"/>).
     /// </summary>
-    public static string ToMarkdown(IEnumerable<PointResult> results, PairedRatios? paired = null)
+    public static string ToMarkdown(IEnumerable<PointResult> results, PairedRatios? paired = null, bool allocationsAgainstRaw = false)
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
@@ -53,7 +54,7 @@ public static class PointOperationReport
         markdown.AppendLine(CultureInfo.InvariantCulture, $"Median of a common naive usage divided by the median of the tuned adapter, in the same run, with its {RatioInterval.Confidence:0%} confidence interval.").AppendLine();
         AppendRatioTable(markdown, ratios, columns, RowVariantKind.Naive, list);
 
-        IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list, adapterRatios);
+        IReadOnlyList<TargetCheck> checks = PointOperationTargets.Check(list, adapterRatios, allocationsAgainstRaw);
         List<TargetCheck> unmet = [.. checks.Where(check => !check.Met).OrderBy(check => check.Verdict)];
         markdown.AppendLine().AppendLine("## Goals").AppendLine();
         markdown.AppendLine(CultureInfo.InvariantCulture, $"{checks.Count} goals: {Count(checks, GoalVerdict.Met)} met, {Count(checks, GoalVerdict.Missed)} missed, {Count(checks, GoalVerdict.Inconclusive)} inconclusive.");

@@ -60,16 +60,31 @@ public static class PointOperationTargets
     /// Every goal that <paramref name="results"/> can check, for adapter rows: allocations from the results, adapter ÷
     /// raw from <paramref name="adapterRatios"/> when given (a paired measurement), else from the results' medians.
     /// </summary>
-    public static IReadOnlyList<TargetCheck> Check(IEnumerable<PointResult> results, IReadOnlyList<RowRatio>? adapterRatios = null)
+    /// <param name="results">The measured cases.</param>
+    /// <param name="adapterRatios">Adapter ÷ raw ratios measured paired, or <see langword="null"/> for the results' own.</param>
+    /// <param name="allocationsAgainstRaw">
+    /// Whether an adapter's allocations are held to its raw baseline's, not to <see cref="AllocationLimit"/>: a server's
+    /// client allocates for every request it sends whoever calls it, so the adapter's goal is to add nothing to that.
+    /// </param>
+    public static IReadOnlyList<TargetCheck> Check(IEnumerable<PointResult> results, IReadOnlyList<RowRatio>? adapterRatios = null, bool allocationsAgainstRaw = false)
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
         var checks = new List<TargetCheck>();
         foreach (PointResult result in list.Where(result => RowVariants.Parse(result.Row).Kind == RowVariantKind.Adapter))
         {
-            if (AllocationLimit(result.Method, result.ValueBytes) is { } limit && result.AllocatedBytes is { } allocated)
+            if (result.AllocatedBytes is not { } allocated)
+            {
+                continue;
+            }
+
+            if (!allocationsAgainstRaw && AllocationLimit(result.Method, result.ValueBytes) is { } limit)
             {
                 checks.Add(new(result.Row, result.Method, result.ValueBytes, $"allocates ≤ {limit} B", $"{allocated} B", allocated <= limit ? GoalVerdict.Met : GoalVerdict.Missed));
+            }
+            else if (allocationsAgainstRaw && RatioMethods.Contains(result.Method) && RawOf(list, result)?.AllocatedBytes is { } rawAllocated)
+            {
+                checks.Add(new(result.Row, result.Method, result.ValueBytes, $"allocates ≤ the raw client's {rawAllocated} B", $"{allocated} B", allocated <= rawAllocated ? GoalVerdict.Met : GoalVerdict.Missed));
             }
         }
 
@@ -81,6 +96,11 @@ public static class PointOperationTargets
 
         return checks;
     }
+
+    /// <summary>The raw baseline's result for the same method, value size and threads as <paramref name="adapter"/>, if it was measured.</summary>
+    private static PointResult? RawOf(List<PointResult> results, PointResult adapter) =>
+        results.FirstOrDefault(result => result.Row == RowVariants.Name(adapter.Row, RowVariantKind.Raw)
+            && result.Method == adapter.Method && result.ValueBytes == adapter.ValueBytes && result.Threads == adapter.Threads);
 
     /// <summary>
     /// Met when the whole interval is at or under <see cref="MaxAdapterOverRaw"/>, missed when it is wholly above,
