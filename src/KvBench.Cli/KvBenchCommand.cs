@@ -16,6 +16,7 @@ public static class KvBenchCommand
         {
             StoresCommand.Create(),
             ServersCommand.Create(),
+            ClusterCommand.Create(),
             KeyValueCommands.Put(),
             KeyValueCommands.Get(),
             KeyValueCommands.Delete(),

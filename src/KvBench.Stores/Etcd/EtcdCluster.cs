@@ -2,13 +2,19 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net.Sockets;
 
+using dotnet_etcd;
+
+using Etcdserverpb;
+
+using Grpc.Core;
+
 using KvBench.Core;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Stores.Etcd;
 
 /// <summary>
-/// The etcd cluster KvBench runs for the etcd row: <see cref="MemberCount"/> members on loopback, each with a client
+/// The etcd cluster KvBench runs for the etcd row: <see cref="Members"/> members on loopback, each with a client
 /// and a peer port of its own and a data directory of its own below the cluster's, started as a static cluster (every
 /// member named in <c>--initial-cluster</c>, a token no other cluster shares), and ready once every member says it
 /// has a leader. Disposed, every member is killed and the data deleted.
@@ -16,10 +22,13 @@ namespace KvBench.Stores.Etcd;
 /// <param name="row">The etcd row.</param>
 /// <param name="tiers">The tiers it serves.</param>
 /// <param name="quotaBackendBytes">Each member's database quota; the row's is etcd's default, a test asks for less to fill it.</param>
-internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quotaBackendBytes = EtcdRow.QuotaBackendBytes) : RunningServer
+internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quotaBackendBytes = EtcdRow.QuotaBackendBytes) : RunningCluster
 {
     /// <summary>Three: the fewest members that keep a quorum with one of them lost.</summary>
-    public const int MemberCount = 3;
+    public const int Members = 3;
+
+    /// <summary>How long a member that does not answer its status request is waited for: a paused member never answers.</summary>
+    private static readonly TimeSpan s_statusTimeout = TimeSpan.FromSeconds(1);
 
     private const string EtcdServer = "/usr/bin/etcd";
 
@@ -27,6 +36,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
     private ProcessRowHost[] _processes = [];
     private string? _dataDirectory;
     private string? _endpoint;
+    private string[] _memberEndpoints = [];
 
     public override DurabilityTiers Tiers => tiers;
 
@@ -37,6 +47,52 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
 
     public override IReadOnlyList<int> ProcessIds => [.. Volatile.Read(ref _processes).Select(process => process.ProcessId).OfType<int>()];
 
+    public override int MemberCount => Members;
+
+    public override string MemberEndpoint(int member) => _memberEndpoints[member];
+
+    public override async Task<int> LeaderAsync(CancellationToken cancellationToken)
+    {
+        // Each member says its own id and the leader's; the leader is the member whose id is the one they name.
+        var ids = new ulong?[_memberEndpoints.Length];
+        ulong? leader = null;
+        for (int member = 0; member < _memberEndpoints.Length; member++)
+        {
+            using EtcdClient client = EtcdStore.Connect(_memberEndpoints[member]);
+            try
+            {
+                StatusResponse status = await client.StatusAsync(new StatusRequest(), deadline: DateTime.UtcNow + s_statusTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
+                ids[member] = status.Header.MemberId;
+                leader = status.Leader == 0 ? leader : status.Leader;
+            }
+            catch (RpcException)
+            {
+                // Killed or paused: it answers nothing, and leads nothing the others would follow.
+            }
+        }
+
+        int found = Array.IndexOf(ids, leader);
+        return leader is not null && found >= 0
+            ? found
+            : throw new InvalidOperationException($"No member of {row.Name}'s cluster that answered named a leader among those that answered.");
+    }
+
+    public override async Task<long> KillMemberAsync(int member)
+    {
+        ProcessRowHost process = Volatile.Read(ref _processes)[member];
+        long killedAt = Stopwatch.GetTimestamp();
+
+        // ProcessRowHost ends the member's process tree with SIGKILL and waits until it is gone.
+        await process.DisposeAsync().ConfigureAwait(false);
+        return killedAt;
+    }
+
+    public override Task RestartMemberAsync(int member, CancellationToken cancellationToken) =>
+        Volatile.Read(ref _processes)[member].StartAsync(cancellationToken);
+
+    public override bool SignalMember(int member, int signal) =>
+        Volatile.Read(ref _processes)[member].ProcessId is { } pid && Signals.Send(pid, signal);
+
     public override async Task StartAsync(CancellationToken cancellationToken = default)
     {
         await row.Install.EnsureInstalledAsync(row.Name).WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -44,8 +100,8 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
         try
         {
             row.InitializeData(_dataDirectory, tiers);
-            int[] ports = LoopbackPorts.Free(2 * MemberCount);
-            Member[] members = [.. Enumerable.Range(0, MemberCount).Select(index => new Member($"member{index}", ports[2 * index], ports[(2 * index) + 1]))];
+            int[] ports = LoopbackPorts.Free(2 * Members);
+            Member[] members = [.. Enumerable.Range(0, Members).Select(index => new Member($"member{index}", ports[2 * index], ports[(2 * index) + 1]))];
             string initialCluster = string.Join(',', members.Select(member => $"{member.Name}={member.PeerUrl}"));
             string token = $"kvbench-{Guid.NewGuid():N}";
             ProcessRowHost[] processes = [.. members.Select(member => new ProcessRowHost(
@@ -54,7 +110,8 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
                 ready => ListensAsync(member.ClientPort, ready),
                 row.ReadyTimeout))];
             Volatile.Write(ref _processes, processes);
-            _endpoint = string.Join(',', members.Select(member => $"127.0.0.1:{member.ClientPort}"));
+            _memberEndpoints = [.. members.Select(member => $"127.0.0.1:{member.ClientPort}")];
+            _endpoint = string.Join(',', _memberEndpoints);
 
             // Each member is started once it listens, before it has peers; the cluster is ready once it has a leader.
             _members = new RowHostGroup(processes);
@@ -77,6 +134,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
         }
 
         Volatile.Write(ref _processes, []);
+        _memberEndpoints = [];
         _endpoint = null;
         if (Interlocked.Exchange(ref _dataDirectory, null) is { } dataDirectory && Directory.Exists(dataDirectory))
         {
@@ -136,7 +194,7 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            throw new StoreUnavailableException(row.Name, $"its {MemberCount} members at {endpoint} had no leader within {row.ReadyTimeout.TotalSeconds:0} s");
+            throw new StoreUnavailableException(row.Name, $"its {Members} members at {endpoint} had no leader within {row.ReadyTimeout.TotalSeconds:0} s");
         }
     }
 

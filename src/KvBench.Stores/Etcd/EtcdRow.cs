@@ -49,13 +49,13 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
     public override bool IsOneProcess => false;
 
     /// <summary>Raft among the cluster's members: a write is acknowledged once a majority has it in its log.</summary>
-    public override string Replication => UserEndpoint is null ? $"Raft, {EtcdCluster.MemberCount} members on this machine" : "Raft, among the members of your cluster";
+    public override string Replication => UserEndpoint is null ? $"Raft, {EtcdCluster.Members} members on this machine" : "Raft, among the members of your cluster";
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>Not used: a member needs a peer port and the whole cluster's names besides its client port (<see cref="EtcdCluster"/>).</summary>
     internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) =>
-        throw new NotSupportedException($"{Name} runs as a cluster of {EtcdCluster.MemberCount} members, each started by {nameof(EtcdCluster)}.");
+        throw new NotSupportedException($"{Name} runs as a cluster of {EtcdCluster.Members} members, each started by {nameof(EtcdCluster)}.");
 
     /// <summary>
     /// Whether every member of <paramref name="endpoint"/> answers its <c>/health</c> with true, which etcd 3.4 says

@@ -14,6 +14,12 @@ internal static partial class Signals
     /// <summary>SIGTERM.</summary>
     public const int Terminate = 15;
 
+    /// <summary>SIGCONT: a stopped process runs on.</summary>
+    public const int Continue = 18;
+
+    /// <summary>SIGSTOP: the process stops until SIGCONT, and cannot catch or ignore it.</summary>
+    public const int Stop = 19;
+
     /// <summary>Sends <paramref name="signal"/> to <paramref name="pid"/>; whether it was delivered (the process exists and may be signalled).</summary>
     public static bool Send(int pid, int signal) => Kill(pid, signal) == 0;
 

@@ -25,6 +25,7 @@ public static class AdrSections
     [
         new ServerSection(preset),
         new ServerKillRoundsSection(preset),
+        new ClusterFaultSection(preset),
         new SeedClaimsSection(preset),
     ];
 

@@ -1,0 +1,80 @@
+using System.CommandLine;
+
+using KvBench.Evaluation.Servers;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Cli;
+
+/// <summary><c>kvbench cluster fault</c>: a member of a cluster row faulted under load (<see cref="ClusterFault"/>).</summary>
+internal static class ClusterCommand
+{
+    public static Command Create() => new("cluster", "Faults in the replicated rows' clusters, on clusters of KvBench's own.")
+    {
+        Fault(),
+    };
+
+    private static Command Fault()
+    {
+        string[] clusterRows = [.. StoreCatalog.ServerRows.Where(row => !row.IsOneProcess).Select(row => row.Name)];
+        var store = new Option<string>("--store", "-s")
+        {
+            Description = $"The cluster row: {string.Join(", ", clusterRows)}.",
+            Required = true,
+            HelpName = "row",
+        };
+        store.Validators.Add(result =>
+        {
+            if (result.Tokens.Count > 0 && !clusterRows.Contains(result.Tokens[0].Value, StringComparer.OrdinalIgnoreCase))
+            {
+                result.AddError($"'{result.Tokens[0].Value}' is not a cluster row; the cluster rows are {string.Join(", ", clusterRows)}.");
+            }
+        });
+        var defaults = new ClusterFaultSettings();
+        var fault = new Option<MemberFault[]>("--fault")
+        {
+            Description = "How the member is faulted: Kill (SIGKILL, then started again on its data), Pause (SIGSTOP, then SIGCONT), or both, one run each.",
+            DefaultValueFactory = static _ => [MemberFault.Kill],
+            AllowMultipleArgumentsPerToken = true,
+        };
+        var member = new Option<FaultTarget[]>("--member")
+        {
+            Description = "Which member: Leader, Follower, or both, one run each.",
+            DefaultValueFactory = static _ => [FaultTarget.Leader],
+            AllowMultipleArgumentsPerToken = true,
+        };
+        var rate = new Option<int>("--rate") { Description = "Operations sent per second, open loop.", DefaultValueFactory = _ => defaults.Rate };
+        var before = new Option<double>("--before") { Description = "Seconds of load before the fault.", DefaultValueFactory = _ => defaults.Before.TotalSeconds };
+        var during = new Option<double>("--during") { Description = "Seconds the member stays faulted.", DefaultValueFactory = _ => defaults.During.TotalSeconds };
+        var after = new Option<double>("--after") { Description = "Seconds of load after the member is back.", DefaultValueFactory = _ => defaults.After.TotalSeconds };
+        var command = new Command("fault", "Sends YCSB workload A's mix at a fixed rate through the row's adapter to a new cluster of KvBench's own, faults one member in the middle, and prints what the client saw: updates acknowledged, lost after the run, stale reads, errors, the time until updates were acknowledged again, and p99 and max latency before, during and after the fault.")
+        {
+            store, fault, member, rate, before, during, after,
+        };
+        StoreArguments.SetGuardedAction(command, parseResult =>
+        {
+            string row = clusterRows.First(name => name.Equals(parseResult.GetValue(store), StringComparison.OrdinalIgnoreCase));
+            var results = new List<ClusterFaultResult>();
+            foreach (MemberFault kind in parseResult.GetValue(fault)!)
+            {
+                foreach (FaultTarget target in parseResult.GetValue(member)!)
+                {
+                    var settings = defaults with
+                    {
+                        Fault = kind,
+                        Target = target,
+                        Rate = parseResult.GetValue(rate),
+                        Before = TimeSpan.FromSeconds(parseResult.GetValue(before)),
+                        During = TimeSpan.FromSeconds(parseResult.GetValue(during)),
+                        After = TimeSpan.FromSeconds(parseResult.GetValue(after)),
+                    };
+                    results.Add(ClusterFault.RunAsync(row, settings).GetAwaiter().GetResult());
+                }
+            }
+
+            parseResult.InvocationConfiguration.Output.Write(ClusterFaultTable.ToMarkdown(results));
+            return results.All(result => result.LostAfterRun == 0) ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+        });
+        return command;
+    }
+}

@@ -1,0 +1,91 @@
+using KvBench.Evaluation.Servers;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections;
+
+/// <summary>
+/// A member of every cluster row killed and paused under load (<see cref="ClusterFault"/>): the leader, then a follower,
+/// each on a cluster KvBench started for the one fault. A lost acknowledged update, or a stale read from a row that
+/// promises linearizable reads, fails the run. <c>kvbench cluster fault</c> runs one row's faults alone.
+/// </summary>
+public sealed class ClusterFaultSection : AdrSection
+{
+    /// <summary>The faults, at <paramref name="preset"/>'s settings: the short form for <see cref="AdrPreset.Quick"/>.</summary>
+    public ClusterFaultSection(AdrPreset preset = AdrPreset.Default) =>
+        Settings = preset == AdrPreset.Quick ? ClusterFaultSettings.Short : new ClusterFaultSettings();
+
+    /// <inheritdoc/>
+    public override string Name => "clusterfaults";
+
+    /// <summary>The load and timing of every fault.</summary>
+    public ClusterFaultSettings Settings { get; }
+
+    /// <summary>One result per row, fault and member, in that order; <see langword="null"/> before measuring.</summary>
+    public IReadOnlyList<ClusterFaultResult>? Results { get; set; }
+
+    /// <summary>The cluster rows left out, each with why.</summary>
+    public IReadOnlyList<string> LeftOut { get; private set; } = [];
+
+    /// <inheritdoc/>
+    public override async Task MeasureAsync(AdrContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var results = new List<ClusterFaultResult>();
+        var leftOut = new List<string>();
+        foreach (ServerRow row in StoreCatalog.ServerRows.Where(row => !row.IsOneProcess))
+        {
+            if (row.UnavailableReason is { } reason)
+            {
+                leftOut.Add($"{row.Name}: {reason}");
+                continue;
+            }
+
+            if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
+            {
+                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a cluster of the user's own, which KvBench does not fault");
+                continue;
+            }
+
+            context.Log($"Cluster faults on {row.Name}: a member killed and paused under load, the leader and then a follower...");
+            foreach (MemberFault fault in Enum.GetValues<MemberFault>())
+            {
+                foreach (FaultTarget target in Enum.GetValues<FaultTarget>())
+                {
+                    results.Add(await ClusterFault.RunAsync(row.Name, Settings with { Fault = fault, Target = target }).ConfigureAwait(false));
+                }
+            }
+
+            context.Took($"Cluster faults on {row.Name}");
+        }
+
+        Results = results;
+        LeftOut = leftOut;
+    }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<string> Problems() =>
+    [
+        .. (Results ?? []).Where(result => result.LostAfterRun > 0).Select(result => $"{result.Row} lost {result.LostAfterRun} acknowledged updates when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault})."),
+        .. (Results ?? []).Where(result => result.StaleReads > 0).Select(result => $"{result.Row} served {result.StaleReads} stale reads when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault}), while it declares its reads linearizable."),
+    ];
+
+    /// <inheritdoc/>
+    public override void WriteTo(AdrMarkdown markdown)
+    {
+        ArgumentNullException.ThrowIfNull(markdown);
+        if (Results is null)
+        {
+            return;
+        }
+
+        markdown.Within(AdrSections.ServerChapter);
+        markdown.Output.AppendLine("### A cluster member killed or paused under load").AppendLine();
+        markdown.Output.Append(ClusterFaultTable.ToMarkdown(Results));
+        markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --fault Kill Pause --member Leader Follower` runs these alone.").AppendLine();
+        foreach (string row in LeftOut)
+        {
+            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+        }
+    }
+}

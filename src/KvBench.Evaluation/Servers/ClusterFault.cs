@@ -1,0 +1,228 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Text;
+using System.Text.RegularExpressions;
+
+using KvBench.Core;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Evaluation.Servers;
+
+/// <summary>
+/// A member of a cluster row faulted under load, as etcd's own robustness tests fault one: a cluster of KvBench's own
+/// (<see cref="PrivateCluster"/>) takes YCSB workload A's mix through the row's adapter at a fixed rate, open loop, so
+/// a stall shows as the latency of every operation that was due during it (each timed from when it was due, not from
+/// when the stalled one before it let it go); in its middle the leader or a follower is killed with SIGKILL (and started
+/// again on its data) or paused with SIGSTOP (and resumed). Every update writes the next version of its key, so
+/// a read that returns an older version than one acknowledged before it was sent is stale, and a key that holds an
+/// older version after the run lost an acknowledged write.
+/// </summary>
+public static partial class ClusterFault
+{
+    /// <summary>How long the cluster has after the run to elect a leader and answer the read-back.</summary>
+    private static readonly TimeSpan s_settleTimeout = TimeSpan.FromSeconds(30);
+
+    /// <summary>Runs one fault on a new cluster of <paramref name="rowName"/>'s, stopped and deleted afterwards.</summary>
+    /// <exception cref="NotSupportedException">The row runs one server, not a cluster.</exception>
+    /// <exception cref="StoreUnavailableException">Its server cannot be had here, or the cluster did not start.</exception>
+    public static async Task<ClusterFaultResult> RunAsync(string rowName, ClusterFaultSettings settings, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        settings.Validate();
+        await using PrivateCluster cluster = await PrivateCluster.StartAsync(rowName, cancellationToken).ConfigureAwait(false);
+        string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-fault-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(directory);
+        try
+        {
+            using IKeyValueStore store = StoreCatalog.Open(cluster.Row.Name, new ServerStoreOptions { Directory = directory, Durability = cluster.Durability, Endpoint = cluster.Endpoint });
+            return await RunAsync(cluster, store, settings, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static async Task<ClusterFaultResult> RunAsync(PrivateCluster cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
+    {
+        byte[][] keys = [.. Enumerable.Range(0, settings.Records).Select(index => Encoding.ASCII.GetBytes($"fault:{index:D6}"))];
+        store.PutMany([.. keys.Select(key => new KeyValuePair<byte[], byte[]>(key, Value(0, settings.ValueBytes)))]);
+        long[] acknowledged = new long[keys.Length];
+        long[] attempted = new long[keys.Length];
+
+        int leader = await cluster.LeaderAsync(cancellationToken).ConfigureAwait(false);
+        int member = settings.Target == FaultTarget.Leader ? leader : (leader + 1) % cluster.MemberCount;
+        long start = Stopwatch.GetTimestamp();
+        long faultedAt = long.MaxValue;
+        long backAt = long.MaxValue;
+        Task faults = Task.Run(async () =>
+        {
+            await DelayUntil(start + Ticks(settings.Before), cancellationToken).ConfigureAwait(false);
+            Volatile.Write(ref faultedAt, await cluster.FaultAsync(member, settings.Fault).ConfigureAwait(false));
+            await DelayUntil(start + Ticks(settings.Before + settings.During), cancellationToken).ConfigureAwait(false);
+            await cluster.EndFaultAsync(member, settings.Fault, cancellationToken).ConfigureAwait(false);
+            Volatile.Write(ref backAt, Stopwatch.GetTimestamp());
+        }, cancellationToken);
+
+        var operations = new List<Operation>();
+        var errors = new Dictionary<string, int>(StringComparer.Ordinal);
+        int staleReads = 0;
+        var random = new Random(settings.Seed);
+        long interval = Stopwatch.Frequency / settings.Rate;
+        long end = start + Ticks(settings.Before + settings.During + settings.After);
+        await Task.Factory.StartNew(
+            () =>
+            {
+                for (long due = start; due < end && !cancellationToken.IsCancellationRequested; due += interval)
+                {
+                    WaitUntil(due);
+                    int key = random.Next(keys.Length);
+                    bool write = random.NextDouble() >= settings.ReadFraction;
+                    long acknowledgedBefore = acknowledged[key];
+                    bool ok = true;
+                    try
+                    {
+                        if (write)
+                        {
+                            long version = ++attempted[key];
+                            store.Put(keys[key], Value(version, settings.ValueBytes));
+                            acknowledged[key] = version;
+                        }
+                        else if (VersionOf(store.Get(keys[key])) < acknowledgedBefore)
+                        {
+                            staleReads++;
+                        }
+                    }
+                    catch (KeyValueStoreException error)
+                    {
+                        ok = false;
+                        string kind = Kind(error);
+                        errors[kind] = errors.GetValueOrDefault(kind) + 1;
+                    }
+
+                    operations.Add(new Operation(due, Stopwatch.GetTimestamp(), write, ok));
+                }
+            },
+            cancellationToken,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default).ConfigureAwait(false);
+        await faults.ConfigureAwait(false);
+
+        (int lost, int? leaderAfter) = await ReadBackAsync(cluster, store, keys, acknowledged, cancellationToken).ConfigureAwait(false);
+        // The fault's moment, then every acknowledged update from then on: the widest gap between two is how long updates
+        // stopped. Not "the first update after the fault": one sent while the kill was still under way may land first.
+        long[] acknowledgedFromFault = [faultedAt, .. operations.Where(operation => operation.Write && operation.Ok && operation.Done >= faultedAt).Select(operation => operation.Done).Order()];
+        double? longestStall = acknowledgedFromFault.Length < 2
+            ? null
+            : acknowledgedFromFault.Zip(acknowledgedFromFault.Skip(1), (earlier, later) => (double)(later - earlier) / Stopwatch.Frequency).Max();
+        return new ClusterFaultResult(
+            cluster.Row.Name,
+            settings,
+            member,
+            leaderAfter,
+            WritesAcknowledged: operations.Count(operation => operation.Write && operation.Ok),
+            LostAfterRun: lost,
+            Reads: operations.Count(operation => !operation.Write && operation.Ok),
+            StaleReads: staleReads,
+            Errors: errors,
+            LongestStallSeconds: longestStall,
+            Before: Phase(operations.Where(operation => operation.Done < faultedAt)),
+            During: Phase(operations.Where(operation => operation.Done >= faultedAt && operation.Due < backAt)),
+            After: Phase(operations.Where(operation => operation.Due >= backAt)));
+    }
+
+    /// <summary>
+    /// Once the member is back and a leader elected, reads every key (each read retried until it returns, within
+    /// <see cref="s_settleTimeout"/>): how many hold a version older than the one last acknowledged, and which member leads.
+    /// </summary>
+    private static async Task<(int Lost, int? Leader)> ReadBackAsync(PrivateCluster cluster, IKeyValueStore store, byte[][] keys, long[] acknowledged, CancellationToken cancellationToken)
+    {
+        using var settle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        settle.CancelAfter(s_settleTimeout);
+        int? leader = null;
+        while (leader is null)
+        {
+            try
+            {
+                leader = await cluster.LeaderAsync(settle.Token).ConfigureAwait(false);
+            }
+            catch (InvalidOperationException)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(100), settle.Token).ConfigureAwait(false);
+            }
+        }
+
+        int lost = 0;
+        for (int key = 0; key < keys.Length; key++)
+        {
+            while (true)
+            {
+                try
+                {
+                    lost += VersionOf(store.Get(keys[key])) < acknowledged[key] ? 1 : 0;
+                    break;
+                }
+                catch (KeyValueStoreException) when (!settle.IsCancellationRequested)
+                {
+                    await Task.Delay(TimeSpan.FromMilliseconds(100), settle.Token).ConfigureAwait(false);
+                }
+            }
+        }
+
+        return (lost, leader);
+    }
+
+    private static FaultPhaseLatency Phase(IEnumerable<Operation> operations)
+    {
+        double[] milliseconds = [.. operations.Select(operation => (operation.Done - operation.Due) * 1_000.0 / Stopwatch.Frequency).Order()];
+        int failed = operations.Count(operation => !operation.Ok);
+        return milliseconds.Length == 0
+            ? new FaultPhaseLatency(0, 0, 0, 0)
+            : new FaultPhaseLatency(milliseconds.Length, failed, milliseconds[(int)Math.Ceiling(0.99 * milliseconds.Length) - 1], milliseconds[^1]);
+    }
+
+    /// <summary>The error's type, and the gRPC status its cause carries (etcd's client says "Unavailable", "DeadlineExceeded").</summary>
+    private static string Kind(Exception error)
+    {
+        string? status = error.InnerException is { } cause && StatusCode().Match(cause.Message) is { Success: true } match ? match.Groups[1].Value : null;
+        return status is null ? error.GetType().Name : $"{error.GetType().Name} ({status})";
+    }
+
+    private static byte[] Value(long version, int valueBytes)
+    {
+        byte[] value = new byte[valueBytes];
+        BinaryPrimitives.WriteInt64LittleEndian(value, version);
+        value.AsSpan(sizeof(long)).Fill((byte)version);
+        return value;
+    }
+
+    /// <summary>The version a value holds, or -1 for a key the store does not hold.</summary>
+    private static long VersionOf(byte[]? value) => value is { Length: >= sizeof(long) } ? BinaryPrimitives.ReadInt64LittleEndian(value) : -1;
+
+    private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
+
+    private static async Task DelayUntil(long timestamp, CancellationToken cancellationToken)
+    {
+        TimeSpan left = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), timestamp);
+        if (left > TimeSpan.Zero)
+        {
+            await Task.Delay(left, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Sleeps until <paramref name="timestamp"/>: an operation goes when due, never early; late ones go at once.</summary>
+    private static void WaitUntil(long timestamp)
+    {
+        while (Stopwatch.GetTimestamp() < timestamp)
+        {
+            TimeSpan left = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), timestamp);
+            Thread.Sleep(left > TimeSpan.FromMilliseconds(2) ? left - TimeSpan.FromMilliseconds(1) : TimeSpan.Zero);
+        }
+    }
+
+    [GeneratedRegex("StatusCode=\"?([A-Za-z]+)")]
+    private static partial Regex StatusCode();
+
+    private readonly record struct Operation(long Due, long Done, bool Write, bool Ok);
+}

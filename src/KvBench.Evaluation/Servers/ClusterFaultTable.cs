@@ -1,0 +1,47 @@
+using System.Globalization;
+using System.Text;
+
+using KvBench.Evaluation.Reports;
+
+namespace KvBench.Evaluation.Servers;
+
+/// <summary>Cluster faults as the ADR shows them: one line per fault, what the client saw before, during and after it.</summary>
+public static class ClusterFaultTable
+{
+    /// <summary>The table of <paramref name="results"/>, with a line that says how they were run.</summary>
+    public static string ToMarkdown(IReadOnlyList<ClusterFaultResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        var markdown = new StringBuilder();
+        if (results.Count == 0)
+        {
+            return markdown.AppendLine("No cluster fault was run.").ToString();
+        }
+
+        ClusterFaultSettings settings = results[0].Settings;
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"YCSB workload A's mix ({settings.ReadFraction * 100:0}% reads, the rest updates, uniform over {settings.Records:N0} keys, {settings.ValueBytes} B values) at {settings.Rate:N0} operations a second, open loop (each timed from when it was due), through the row's adapter on a cluster of KvBench's own on this machine: {settings.Before.TotalSeconds:0.#} s, then one member faulted for {settings.During.TotalSeconds:0.#} s (killed with SIGKILL and started again on its data, or paused with SIGSTOP and resumed), then {settings.After.TotalSeconds:0.#} s with it back. Lost: keys that, read once a leader was elected after the run, held an older version than the last update acknowledged. Stale: reads that returned an older version than one acknowledged before they were sent. Updates stalled for: the longest time, from the fault on, without an acknowledged update. Before: operations that returned before the fault; during: those still out when it began (a call sent to a member just before it was paused waits with it) or due while it lasted; after: those due once the member was back, which may wait behind the backlog.").AppendLine();
+        var table = new MarkdownTable("Row", "Fault", "Member", "Updates acknowledged", "Lost", "Reads", "Stale reads", "Errors", "Updates stalled for", "p99 / max before (ms)", "p99 / max during (ms)", "p99 / max after (ms)");
+        foreach (ClusterFaultResult result in results)
+        {
+            table.Add(
+                result.Row,
+                $"{result.Settings.Fault} {result.Settings.Target.ToString().ToLowerInvariant()}",
+                result.Member.ToString(CultureInfo.InvariantCulture),
+                result.WritesAcknowledged.ToString("N0", CultureInfo.InvariantCulture),
+                result.LostAfterRun.ToString("N0", CultureInfo.InvariantCulture),
+                result.Reads.ToString("N0", CultureInfo.InvariantCulture),
+                result.StaleReads.ToString("N0", CultureInfo.InvariantCulture),
+                result.Errors.Count == 0 ? "none" : string.Join("; ", result.Errors.OrderByDescending(error => error.Value).Select(error => $"{error.Value} {error.Key}")),
+                result.LongestStallSeconds is { } seconds ? $"{seconds:0.00} s" : "no update after the fault",
+                Latency(result.Before),
+                Latency(result.During),
+                Latency(result.After));
+        }
+
+        table.WriteTo(markdown);
+        return markdown.ToString();
+    }
+
+    private static string Latency(FaultPhaseLatency phase) =>
+        phase.Operations == 0 ? "-" : string.Create(CultureInfo.InvariantCulture, $"{phase.P99Milliseconds:0.0} / {phase.MaxMilliseconds:0.0}");
+}

@@ -1,0 +1,66 @@
+using KvBench.Cli;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Servers;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
+
+using Xunit.Abstractions;
+
+namespace KvBench.Tests.Servers;
+
+/// <summary>
+/// The short form of <c>kvbench cluster fault</c> on every cluster row: a few seconds of YCSB-A at a fixed rate with one
+/// member faulted in the middle, on a cluster of the test's own. A three-member Raft cluster keeps every update it
+/// acknowledged through the loss of any one member, serves no stale linearizable read, and takes updates again once a
+/// majority has a leader.
+/// </summary>
+[Trait("Category", "Servers")]
+public sealed class ClusterFaultTests(ITestOutputHelper output)
+{
+    public static TheoryData<string, MemberFault, FaultTarget> Faults
+    {
+        get
+        {
+            var faults = new TheoryData<string, MemberFault, FaultTarget>();
+            foreach (string row in StoreCatalog.ServerRows.Where(row => row.IsAvailable && !row.IsOneProcess).Select(row => row.Name))
+            {
+                faults.Add(row, MemberFault.Kill, FaultTarget.Leader);
+                faults.Add(row, MemberFault.Pause, FaultTarget.Follower);
+            }
+
+            return faults;
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Faults))]
+    public async Task A_cluster_loses_nothing_it_acknowledged_when_one_member_is_faulted_and_takes_updates_again(string row, MemberFault fault, FaultTarget target)
+    {
+        ClusterFaultResult result = await ClusterFault.RunAsync(row, ClusterFaultSettings.Short with { Fault = fault, Target = target });
+        output.WriteLine(ClusterFaultTable.ToMarkdown([result]));
+
+        Assert.True(result.WritesAcknowledged > 0, "No update was acknowledged.");
+        Assert.Equal(0, result.LostAfterRun);
+        Assert.Equal(0, result.StaleReads);
+        Assert.True(result.LongestStallSeconds is not null, "No update was acknowledged after the fault.");
+        Assert.True(result.Before.Operations > 0 && result.During.Operations > 0 && result.After.Operations > 0, "A phase had no operation due in it.");
+        Assert.True(result.LeaderAfter is not null, "No leader after the run.");
+        Assert.True(result.After.Failed < result.After.Operations, "Every operation due after the member was back failed.");
+    }
+
+    [Fact]
+    public async Task The_command_refuses_a_row_that_runs_no_cluster_in_one_line()
+    {
+        CliRunResult run = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis], TimeSpan.FromSeconds(60));
+
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        Assert.Contains("'Redis' is not a cluster row; the cluster rows are etcd", run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_row_of_one_server_is_no_cluster_to_fault()
+    {
+        NotSupportedException error = await Assert.ThrowsAsync<NotSupportedException>(() => PrivateCluster.StartAsync(StoreNames.Redis));
+        Assert.Contains("kill rounds", error.Message, StringComparison.Ordinal);
+    }
+}
