@@ -32,6 +32,8 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
         }
     }
 
+    public static TheoryData<string> ClusterRows => new(StoreCatalog.ServerRows.Where(row => row.IsAvailable && !row.IsOneProcess).Select(row => row.Name));
+
     [Theory]
     [MemberData(nameof(Faults))]
     public async Task A_cluster_loses_nothing_it_acknowledged_when_one_member_is_faulted_and_takes_updates_again(string row, MemberFault fault, FaultTarget target)
@@ -46,6 +48,17 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
         Assert.True(result.Before.Operations > 0 && result.During.Operations > 0 && result.After.Operations > 0, "A phase had no operation due in it.");
         Assert.True(result.LeaderAfter is not null, "No leader after the run.");
         Assert.True(result.After.Failed < result.After.Operations, "Every operation due after the member was back failed.");
+    }
+
+    [Theory]
+    [MemberData(nameof(ClusterRows))]
+    public async Task Batched_and_single_writes_both_land_and_both_are_timed(string row)
+    {
+        ClusterBatchingResult result = await ClusterBatching.RunAsync(row, records: 60, batchSize: 20);
+        output.WriteLine(ClusterFaultTable.BatchingToMarkdown([result]));
+
+        Assert.True(result.SinglePerSecond > 0 && result.BatchedPerSecond > 0, $"{result.SinglePerSecond} and {result.BatchedPerSecond} records a second.");
+        Assert.Equal(60, result.Records);
     }
 
     [Fact]
