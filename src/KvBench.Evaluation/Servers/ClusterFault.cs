@@ -35,7 +35,13 @@ public static partial class ClusterFault
         Directory.CreateDirectory(directory);
         try
         {
-            using IKeyValueStore store = StoreCatalog.Open(cluster.Row.Name, new ServerStoreOptions { Directory = directory, Durability = cluster.Durability, Endpoint = cluster.Endpoint });
+            var options = new ServerStoreOptions { Directory = directory, Durability = cluster.Durability, Endpoint = cluster.Endpoint };
+            if (settings.RelaxedReads)
+            {
+                options = cluster.Row.WithRelaxedReads(options) ?? throw new NotSupportedException($"{cluster.Row.Name} offers no reads without a quorum; its reads are always its own.");
+            }
+
+            using IKeyValueStore store = StoreCatalog.Open(cluster.Row.Name, options);
             return await RunAsync(cluster, store, settings, cancellationToken).ConfigureAwait(false);
         }
         finally
@@ -65,21 +71,23 @@ public static partial class ClusterFault
             Volatile.Write(ref backAt, Stopwatch.GetTimestamp());
         }, cancellationToken);
 
-        var operations = new List<Operation>();
-        var errors = new Dictionary<string, int>(StringComparer.Ordinal);
-        int staleReads = 0;
-        var random = new Random(settings.Seed);
         long interval = Stopwatch.Frequency / settings.Rate;
         long end = start + Ticks(settings.Before + settings.During + settings.After);
-        await Task.Factory.StartNew(
+        ClientRun[] clients = await Task.WhenAll(Enumerable.Range(0, settings.Clients).Select(client => Task.Factory.StartNew(
             () =>
             {
-                for (long due = start; due < end && !cancellationToken.IsCancellationRequested; due += interval)
+                // Each client sends every Clients-th operation of the one schedule, and updates only the keys it owns
+                // (key % Clients), so a key's versions are written one after another and a newer version is never
+                // overwritten by an older one that happened to arrive later; it reads any key.
+                var run = new ClientRun();
+                var random = new Random(settings.Seed + client);
+                int owned = (keys.Length - client + settings.Clients - 1) / settings.Clients;
+                for (long due = start + (client * interval); due < end && !cancellationToken.IsCancellationRequested; due += settings.Clients * interval)
                 {
                     WaitUntil(due);
-                    int key = random.Next(keys.Length);
-                    bool write = random.NextDouble() >= settings.ReadFraction;
-                    long acknowledgedBefore = acknowledged[key];
+                    bool write = owned > 0 && random.NextDouble() >= settings.ReadFraction;
+                    int key = write ? client + (random.Next(owned) * settings.Clients) : random.Next(keys.Length);
+                    long acknowledgedBefore = Volatile.Read(ref acknowledged[key]);
                     bool ok = true;
                     try
                     {
@@ -87,26 +95,33 @@ public static partial class ClusterFault
                         {
                             long version = ++attempted[key];
                             store.Put(keys[key], Value(version, settings.ValueBytes));
-                            acknowledged[key] = version;
+                            Volatile.Write(ref acknowledged[key], version);
                         }
                         else if (VersionOf(store.Get(keys[key])) < acknowledgedBefore)
                         {
-                            staleReads++;
+                            run.StaleReads++;
                         }
                     }
                     catch (KeyValueStoreException error)
                     {
                         ok = false;
                         string kind = Kind(error);
-                        errors[kind] = errors.GetValueOrDefault(kind) + 1;
+                        run.Errors[kind] = run.Errors.GetValueOrDefault(kind) + 1;
                     }
 
-                    operations.Add(new Operation(due, Stopwatch.GetTimestamp(), write, ok));
+                    run.Operations.Add(new Operation(due, Stopwatch.GetTimestamp(), write, ok));
                 }
+
+                return run;
             },
             cancellationToken,
             TaskCreationOptions.LongRunning,
-            TaskScheduler.Default).ConfigureAwait(false);
+            TaskScheduler.Default))).ConfigureAwait(false);
+        List<Operation> operations = [.. clients.SelectMany(client => client.Operations).OrderBy(operation => operation.Due)];
+        int staleReads = clients.Sum(client => client.StaleReads);
+        Dictionary<string, int> errors = clients.SelectMany(client => client.Errors)
+            .GroupBy(error => error.Key, StringComparer.Ordinal)
+            .ToDictionary(kind => kind.Key, kind => kind.Sum(error => error.Value), StringComparer.Ordinal);
         await faults.ConfigureAwait(false);
 
         (int lost, int? leaderAfter) = await ReadBackAsync(cluster, store, keys, acknowledged, cancellationToken).ConfigureAwait(false);
@@ -225,4 +240,14 @@ public static partial class ClusterFault
     private static partial Regex StatusCode();
 
     private readonly record struct Operation(long Due, long Done, bool Write, bool Ok);
+
+    /// <summary>What one client saw.</summary>
+    private sealed class ClientRun
+    {
+        public List<Operation> Operations { get; } = [];
+
+        public Dictionary<string, int> Errors { get; } = new(StringComparer.Ordinal);
+
+        public int StaleReads { get; set; }
+    }
 }

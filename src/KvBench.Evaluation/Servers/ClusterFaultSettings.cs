@@ -22,6 +22,13 @@ public sealed record ClusterFaultSettings
     /// <summary>Operations sent per second, open loop: each is due at its own time whether or not the last returned. Default: 100, a tenth of what a synced three-member etcd here takes from one client.</summary>
     public int Rate { get; init; } = 100;
 
+    /// <summary>
+    /// Clients sending at once, each every <see cref="Clients"/>-th operation of the schedule on a thread of its own.
+    /// Default: 4: with one, a call waiting on a paused member holds back every operation after it, so nothing could read
+    /// around the fault while it lasts, nor see a stale answer.
+    /// </summary>
+    public int Clients { get; init; } = 4;
+
     /// <summary>Keys the operations choose among, uniformly. Default: 100, so every key is written several times while the fault lasts.</summary>
     public int Records { get; init; } = 100;
 
@@ -36,6 +43,13 @@ public sealed record ClusterFaultSettings
 
     /// <summary>Which member. Default: the leader.</summary>
     public FaultTarget Target { get; init; } = FaultTarget.Leader;
+
+    /// <summary>
+    /// Whether reads go without a quorum, where the row offers such reads (<see cref="ServerRow.WithRelaxedReads"/>:
+    /// etcd's serializable reads), so a member cut off or deposed may answer stale. Default: <see langword="false"/>,
+    /// the row's own reads (etcd's linearizable).
+    /// </summary>
+    public bool RelaxedReads { get; init; }
 
     /// <summary>Load before the fault. Default: 3 s.</summary>
     public TimeSpan Before { get; init; } = TimeSpan.FromSeconds(3);
@@ -61,9 +75,9 @@ public sealed record ClusterFaultSettings
     /// <exception cref="ArgumentException">A setting is out of its range.</exception>
     public void Validate()
     {
-        if (Rate <= 0 || Records <= 0 || ValueBytes < sizeof(long) || ReadFraction is < 0 or > 1)
+        if (Rate <= 0 || Records <= 0 || Clients <= 0 || ValueBytes < sizeof(long) || ReadFraction is < 0 or > 1)
         {
-            throw new ArgumentException($"A cluster fault needs a rate and records of at least 1, values of at least {sizeof(long)} bytes and a read share from 0 to 1 (got {Rate}/s, {Records}, {ValueBytes} B, {ReadFraction}).");
+            throw new ArgumentException($"A cluster fault needs a rate and records of at least 1, values of at least {sizeof(long)} bytes and a read share from 0 to 1 (got {Rate}/s, {Records}, {ValueBytes} B, {ReadFraction}), and at least one client (got {Clients}).");
         }
 
         if (Before <= TimeSpan.Zero || During <= TimeSpan.Zero || After <= TimeSpan.Zero)

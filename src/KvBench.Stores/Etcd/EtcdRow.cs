@@ -93,6 +93,8 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new EtcdStore(this, options, endpoint, storeName);
 
+    public override ServerStoreOptions? WithRelaxedReads(ServerStoreOptions options) => new EtcdStoreOptions(options) { Endpoint = options?.Endpoint, SerializableReads = true };
+
     private protected override IServerPing OpenPingCore(string endpoint) => new EtcdPing(endpoint);
 
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch

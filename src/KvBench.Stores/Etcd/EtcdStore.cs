@@ -17,7 +17,7 @@ namespace KvBench.Stores.Etcd;
 /// <summary>
 /// A store in an etcd cluster: each key under the store's prefix, read and written through etcd's KV API (Put, Range,
 /// DeleteRange, Txn). Every read is linearizable (etcd's default: the member asks the leader for its commit index
-/// first). Scans are range requests, which etcd answers from its key index in byte order. An empty marker key says
+/// first), or serializable when <see cref="EtcdStoreOptions.SerializableReads"/> asks for it. Scans are range requests, which etcd answers from its key index in byte order. An empty marker key says
 /// the store exists even while it holds no key.
 /// </summary>
 internal sealed class EtcdStore : StoreAdapter
@@ -34,10 +34,12 @@ internal sealed class EtcdStore : StoreAdapter
     private readonly EtcdClient _client;
     private readonly byte[] _valuePrefix;
     private readonly ByteString _valuesEnd;
+    private readonly bool _serializable;
 
     public EtcdStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
         : base(row, options)
     {
+        _serializable = (options as EtcdStoreOptions)?.SerializableReads ?? false;
         _valuePrefix = ValuePrefix(storeName);
         _valuesEnd = ByteString.CopyFrom(ByteKeys.PrefixUpperBound(_valuePrefix)!);
         ByteString marker = ByteString.CopyFromUtf8(Prefix(storeName) + "store");
@@ -78,7 +80,7 @@ internal sealed class EtcdStore : StoreAdapter
 
     protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {
-        RangeResponse found = _client.Get(new RangeRequest { Key = ValueKey(key) });
+        RangeResponse found = _client.Get(new RangeRequest { Key = ValueKey(key), Serializable = _serializable });
         if (found.Kvs.Count == 0)
         {
             return false;
@@ -90,12 +92,12 @@ internal sealed class EtcdStore : StoreAdapter
 
     protected override byte[]? GetCore(ReadOnlySpan<byte> key)
     {
-        RangeResponse found = _client.Get(new RangeRequest { Key = ValueKey(key) });
+        RangeResponse found = _client.Get(new RangeRequest { Key = ValueKey(key), Serializable = _serializable });
         return found.Kvs.Count == 0 ? null : found.Kvs[0].Value.ToByteArray();
     }
 
     protected override bool ContainsKeyCore(ReadOnlySpan<byte> key) =>
-        _client.Get(new RangeRequest { Key = ValueKey(key), CountOnly = true }).Count > 0;
+        _client.Get(new RangeRequest { Key = ValueKey(key), CountOnly = true, Serializable = _serializable }).Count > 0;
 
     protected override bool DeleteCore(ReadOnlySpan<byte> key) =>
         _client.Delete(new DeleteRangeRequest { Key = ValueKey(key) }).Deleted > 0;
@@ -156,6 +158,7 @@ internal sealed class EtcdStore : StoreAdapter
             Key = ValueKey(lower),
             RangeEnd = upper is null ? _valuesEnd : ValueKey(upper),
             Limit = Math.Min(maxEntries, PageSize),
+            Serializable = _serializable,
         });
         foreach (Mvccpb.KeyValue entry in range.Kvs)
         {

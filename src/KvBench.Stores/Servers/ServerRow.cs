@@ -130,6 +130,13 @@ public abstract class ServerRow : StoreRow
     internal abstract Task<bool> AnswersAsync(string endpoint, CancellationToken cancellationToken);
 
     /// <summary>
+    /// <paramref name="options"/> with reads that do not ask a quorum, where the row offers such reads (etcd's
+    /// serializable reads: answered by whichever member a request reaches, possibly stale), else <see langword="null"/>.
+    /// Default: none.
+    /// </summary>
+    public virtual ServerStoreOptions? WithRelaxedReads(ServerStoreOptions options) => null;
+
+    /// <summary>
     /// The server's own benchmark tool, which KvBench runs against the row's server beside the row, or
     /// <see langword="null"/> when the row has none. Default: none.
     /// </summary>
