@@ -61,12 +61,13 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
 
     [Theory]
     [MemberData(nameof(ClusterRows))]
-    public async Task Batched_and_single_writes_both_land_and_both_are_timed(string row)
+    public async Task Batched_and_single_writes_land_and_both_kinds_of_read_read_them_back(string row)
     {
-        ClusterBatchingResult result = await ClusterBatching.RunAsync(row, records: 60, batchSize: 20);
-        output.WriteLine(ClusterFaultTable.BatchingToMarkdown([result]));
+        ClusterRequestsResult result = await ClusterRequests.RunAsync(row, records: 60, batchSize: 20);
+        output.WriteLine(ClusterFaultTable.RequestsToMarkdown([result]));
 
-        Assert.True(result.SinglePerSecond > 0 && result.BatchedPerSecond > 0, $"{result.SinglePerSecond} and {result.BatchedPerSecond} records a second.");
+        Assert.True(result.SinglePerSecond > 0 && result.BatchedPerSecond > 0 && result.ReadsPerSecond > 0, $"{result.SinglePerSecond}, {result.BatchedPerSecond} and {result.ReadsPerSecond} a second.");
+        Assert.Equal(((ServerRow)StoreCatalog.Row(row)).WithRelaxedReads(new ServerStoreOptions { Directory = "." }) is not null, result.RelaxedReadsPerSecond is > 0);
         Assert.Equal(60, result.Records);
     }
 

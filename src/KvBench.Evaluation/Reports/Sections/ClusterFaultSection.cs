@@ -6,8 +6,8 @@ namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>
 /// A member of every cluster row killed and paused under load (<see cref="ClusterFault"/>): the leader, then a follower,
-/// each on a cluster KvBench started for the one fault; and single writes against batched ones on each
-/// (<see cref="ClusterBatching"/>). A lost acknowledged update, or a stale read from a row's own
+/// each on a cluster KvBench started for the one fault; and single writes against batched ones, and the row's own reads
+/// against relaxed ones, on each (<see cref="ClusterRequests"/>). A lost acknowledged update, or a stale read from a row's own
 /// reads (etcd's linearizable), fails the run; where the row offers reads without a quorum, a paused leader is run again
 /// with them, and its stale reads are counted, not failed. <c>kvbench cluster fault</c> runs one row's faults alone.
 /// </summary>
@@ -17,7 +17,7 @@ public sealed class ClusterFaultSection : AdrSection
     public ClusterFaultSection(AdrPreset preset = AdrPreset.Default)
     {
         Settings = preset == AdrPreset.Quick ? ClusterFaultSettings.Short : new ClusterFaultSettings();
-        BatchingRecords = preset == AdrPreset.Quick ? 100 : 500;
+        RequestRecords = preset == AdrPreset.Quick ? 100 : 500;
     }
 
     /// <inheritdoc/>
@@ -29,11 +29,11 @@ public sealed class ClusterFaultSection : AdrSection
     /// <summary>One result per row, fault and member, in that order; <see langword="null"/> before measuring.</summary>
     public IReadOnlyList<ClusterFaultResult>? Results { get; set; }
 
-    /// <summary>Single against batched writes, one per row; <see langword="null"/> before measuring.</summary>
-    public IReadOnlyList<ClusterBatchingResult>? Batching { get; set; }
+    /// <summary>Single against batched writes and own against relaxed reads, one per row; <see langword="null"/> before measuring.</summary>
+    public IReadOnlyList<ClusterRequestsResult>? Requests { get; set; }
 
-    /// <summary>Records each way in <see cref="Batching"/>: fewer for the quick preset.</summary>
-    public int BatchingRecords { get; }
+    /// <summary>Records each way in <see cref="Requests"/>: fewer for the quick preset.</summary>
+    public int RequestRecords { get; }
 
     /// <summary>The cluster rows left out, each with why.</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
@@ -43,7 +43,7 @@ public sealed class ClusterFaultSection : AdrSection
     {
         ArgumentNullException.ThrowIfNull(context);
         var results = new List<ClusterFaultResult>();
-        var batching = new List<ClusterBatchingResult>();
+        var requests = new List<ClusterRequestsResult>();
         var leftOut = new List<string>();
         foreach (ServerRow row in StoreCatalog.ServerRows.Where(row => !row.IsOneProcess))
         {
@@ -59,8 +59,8 @@ public sealed class ClusterFaultSection : AdrSection
                 continue;
             }
 
-            context.Log($"Single against batched writes on {row.Name}...");
-            batching.Add(await ClusterBatching.RunAsync(row.Name, BatchingRecords).ConfigureAwait(false));
+            context.Log($"Single against batched writes and own against relaxed reads on {row.Name}...");
+            requests.Add(await ClusterRequests.RunAsync(row.Name, RequestRecords).ConfigureAwait(false));
             context.Log($"Cluster faults on {row.Name}: a member killed and paused under load, the leader and then a follower...");
             foreach (MemberFault fault in Enum.GetValues<MemberFault>())
             {
@@ -81,7 +81,7 @@ public sealed class ClusterFaultSection : AdrSection
         }
 
         Results = results;
-        Batching = batching;
+        Requests = requests;
         LeftOut = leftOut;
     }
 
@@ -105,10 +105,10 @@ public sealed class ClusterFaultSection : AdrSection
         markdown.Output.AppendLine("### A cluster member killed or paused under load").AppendLine();
         markdown.Output.Append(ClusterFaultTable.ToMarkdown(Results));
         markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --fault Kill Pause --member Leader Follower` runs these alone.").AppendLine();
-        if (Batching is { Count: > 0 })
+        if (Requests is { Count: > 0 })
         {
-            markdown.Output.AppendLine("### Batched against single writes on a cluster").AppendLine();
-            markdown.Output.Append(ClusterFaultTable.BatchingToMarkdown(Batching));
+            markdown.Output.AppendLine("### Batched writes and relaxed reads on a cluster").AppendLine();
+            markdown.Output.Append(ClusterFaultTable.RequestsToMarkdown(Requests));
         }
 
         foreach (string row in LeftOut)
