@@ -4,7 +4,8 @@ namespace KvBench.Stores;
 /// Several hosts run as one: the members of a cluster, or every row a suite uses. They start in order; when one fails
 /// to start, those already started are stopped before the error is thrown. Once all are ready, what they publish
 /// (<see cref="RowHost.Published"/>) is set in this process's environment, so every process started while the group
-/// runs inherits it. Disposing first takes those variables back (each to the value it had before), then stops every
+/// runs inherits it. Disposing first takes those variables back (each to the value it had before, or to that of another
+/// group still publishing it: <see cref="PublishedVariables"/>), then stops every
 /// member, in reverse order, even when stopping one of them throws.
 /// </summary>
 public sealed class RowHostGroup : RowHost
@@ -12,7 +13,6 @@ public sealed class RowHostGroup : RowHost
     private readonly RowHost[] _members;
     private readonly Lock _startedLock = new();
     private readonly List<RowHost> _started = [];
-    private readonly Dictionary<string, string?> _replaced = [];
     private Dictionary<string, string> _published = [];
 
     /// <summary>A group of <paramref name="members"/>, none started yet.</summary>
@@ -79,12 +79,11 @@ public sealed class RowHostGroup : RowHost
             _started.Clear();
 
             // Taken back before any member stops, so no process started from here on looks for a server that is going.
-            foreach ((string name, string? before) in _replaced)
+            foreach (string name in _published.Keys)
             {
-                Environment.SetEnvironmentVariable(name, before);
+                PublishedVariables.Withdraw(this, name);
             }
 
-            _replaced.Clear();
             _published = [];
         }
 
@@ -107,7 +106,7 @@ public sealed class RowHostGroup : RowHost
         }
     }
 
-    /// <summary>Sets what the members publish in this process's environment, noting each variable's value before.</summary>
+    /// <summary>Sets what the members publish in this process's environment (<see cref="PublishedVariables"/>: another group may publish the same variables at the same time).</summary>
     /// <exception cref="InvalidOperationException">Two members publish one variable with different values.</exception>
     private void Publish()
     {
@@ -126,8 +125,7 @@ public sealed class RowHostGroup : RowHost
         {
             foreach ((string name, string value) in published)
             {
-                _replaced.TryAdd(name, Environment.GetEnvironmentVariable(name));
-                Environment.SetEnvironmentVariable(name, value);
+                PublishedVariables.Publish(this, name, value);
             }
 
             _published = published;

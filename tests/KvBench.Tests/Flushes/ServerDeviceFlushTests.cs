@@ -47,9 +47,8 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             : throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
         using var directory = new TempDirectory();
 
-        // The endpoint of the very server traced: another suite in this process may publish a server of its own for the
-        // row (RowHostGroup sets the row's endpoint variable while its hosts run), and a store opened without one would
-        // write there, untraced.
+        // The endpoint of the very server traced, given explicitly: a store opened without one takes the row's endpoint
+        // variable first when it is set (a user's own server), and would write there, untraced.
         var options = new ServerStoreOptions
         {
             Directory = directory.Path,
