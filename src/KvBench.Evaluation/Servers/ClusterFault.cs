@@ -178,9 +178,14 @@ public static partial class ClusterFault
                     lost += VersionOf(store.Get(keys[key])) < acknowledged[key] ? 1 : 0;
                     break;
                 }
-                catch (KeyValueStoreException) when (!settle.IsCancellationRequested)
+                catch (KeyValueStoreException error)
                 {
-                    await Task.Delay(TimeSpan.FromMilliseconds(100), settle.Token).ConfigureAwait(false);
+                    if (settle.IsCancellationRequested)
+                    {
+                        throw new TimeoutException($"{cluster.Row.Name} answered no read within {s_settleTimeout.TotalSeconds:0} s after the run: {error.Message}", error);
+                    }
+
+                    await Task.Delay(TimeSpan.FromMilliseconds(100), CancellationToken.None).ConfigureAwait(false);
                 }
             }
         }
