@@ -49,8 +49,6 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
 
     public override int MemberCount => Members;
 
-    public override string MemberEndpoint(int member) => _memberEndpoints[member];
-
     public override async Task<int> LeaderAsync(CancellationToken cancellationToken)
     {
         // Each member says its own id and the leader's; the leader is the member whose id is the one they name.

@@ -9,9 +9,6 @@ internal abstract class RunningCluster : RunningServer
     /// <summary>How many members it has.</summary>
     public abstract int MemberCount { get; }
 
-    /// <summary>The client endpoint (<c>127.0.0.1:port</c>) of member <paramref name="member"/>.</summary>
-    public abstract string MemberEndpoint(int member);
-
     /// <summary>The index of the member that leads now, asked of the members that answer within <paramref name="cancellationToken"/>'s time.</summary>
     /// <exception cref="InvalidOperationException">No member answering knew of a leader.</exception>
     public abstract Task<int> LeaderAsync(CancellationToken cancellationToken);
