@@ -10,8 +10,9 @@ using KvBench.Stores.Servers;
 namespace KvBench.Evaluation.Servers;
 
 /// <summary>
-/// A member of a cluster row faulted under load, as etcd's own robustness tests fault one: a cluster of KvBench's own
-/// (<see cref="PrivateCluster"/>) takes YCSB workload A's mix through the row's adapter at a fixed rate, open loop, so
+/// A member of a cluster row faulted under load, as etcd's own robustness tests fault one, or a row's one server faulted
+/// under the same load to show what a replica changes: a cluster (<see cref="PrivateCluster"/>) or server
+/// (<see cref="PrivateServer"/>) of KvBench's own takes YCSB workload A's mix through the row's adapter at a fixed rate, open loop, so
 /// a stall shows as the latency of every operation that was due during it (each timed from when it was due, not from
 /// when the stalled one before it let it go); in its middle the leader or a follower is killed with SIGKILL (and started
 /// again on its data) or paused with SIGSTOP (and resumed). Every update writes the next version of its key, so
@@ -23,26 +24,40 @@ public static partial class ClusterFault
     /// <summary>How long the cluster has after the run to elect a leader and answer the read-back.</summary>
     private static readonly TimeSpan s_settleTimeout = TimeSpan.FromSeconds(30);
 
-    /// <summary>Runs one fault on a new cluster of <paramref name="rowName"/>'s, stopped and deleted afterwards.</summary>
-    /// <exception cref="NotSupportedException">The row runs one server, not a cluster.</exception>
-    /// <exception cref="StoreUnavailableException">Its server cannot be had here, or the cluster did not start.</exception>
+    /// <summary>
+    /// Runs one fault on a new cluster of <paramref name="rowName"/>'s, or on a new server of its own for a row of one
+    /// server (whose one member is its leader, and which has no follower), stopped and deleted afterwards.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="rowName"/> is no server row.</exception>
+    /// <exception cref="NotSupportedException">A follower was asked of a row of one server.</exception>
+    /// <exception cref="StoreUnavailableException">Its server cannot be had here, or did not start.</exception>
     public static async Task<ClusterFaultResult> RunAsync(string rowName, ClusterFaultSettings settings, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(settings);
         settings.Validate();
-        await using PrivateCluster cluster = await PrivateCluster.StartAsync(rowName, cancellationToken).ConfigureAwait(false);
+        ServerRow row = StoreCatalog.Row(rowName) as ServerRow
+            ?? throw new ArgumentException($"{rowName} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(rowName));
+        if (row.IsOneProcess && settings.Target == FaultTarget.Follower)
+        {
+            throw new NotSupportedException($"{row.Name} runs one server, which has no follower: fault its leader, the server itself.");
+        }
+
+        // A single server at Synced where it offers it: what a replica adds is set beside a server that syncs too.
+        await using IFaultableServer server = row.IsOneProcess
+            ? await PrivateServer.StartAsync(row.Name, row.OpensAt(Durability.Synced) ? Durability.Synced : Durability.Buffered, cancellationToken).ConfigureAwait(false)
+            : await PrivateCluster.StartAsync(row.Name, cancellationToken).ConfigureAwait(false);
         string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-fault-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try
         {
-            var options = new ServerStoreOptions { Directory = directory, Durability = cluster.Durability, Endpoint = cluster.Endpoint };
+            var options = new ServerStoreOptions { Directory = directory, Durability = server.Durability, Endpoint = server.Endpoint };
             if (settings.RelaxedReads)
             {
-                options = cluster.Row.WithRelaxedReads(options) ?? throw new NotSupportedException($"{cluster.Row.Name} offers no reads without a quorum; its reads are always its own.");
+                options = row.WithRelaxedReads(options) ?? throw new NotSupportedException($"{row.Name} offers no reads without a quorum; its reads are always its own.");
             }
 
-            using IKeyValueStore store = StoreCatalog.Open(cluster.Row.Name, options);
-            return await RunAsync(cluster, store, settings, cancellationToken).ConfigureAwait(false);
+            using IKeyValueStore store = StoreCatalog.Open(row.Name, options);
+            return await RunAsync(server, store, settings, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -50,7 +65,7 @@ public static partial class ClusterFault
         }
     }
 
-    private static async Task<ClusterFaultResult> RunAsync(PrivateCluster cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
+    private static async Task<ClusterFaultResult> RunAsync(IFaultableServer cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
     {
         byte[][] keys = [.. Enumerable.Range(0, settings.Records).Select(index => Encoding.ASCII.GetBytes($"fault:{index:D6}"))];
         store.PutMany([.. keys.Select(key => new KeyValuePair<byte[], byte[]>(key, Value(0, settings.ValueBytes)))]);
@@ -151,7 +166,7 @@ public static partial class ClusterFault
     /// Once the member is back and a leader elected, reads every key (each read retried until it returns, within
     /// <see cref="s_settleTimeout"/>): how many hold a version older than the one last acknowledged, and which member leads.
     /// </summary>
-    private static async Task<(int Lost, int? Leader)> ReadBackAsync(PrivateCluster cluster, IKeyValueStore store, byte[][] keys, long[] acknowledged, CancellationToken cancellationToken)
+    private static async Task<(int Lost, int? Leader)> ReadBackAsync(IFaultableServer cluster, IKeyValueStore store, byte[][] keys, long[] acknowledged, CancellationToken cancellationToken)
     {
         using var settle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         settle.CancelAfter(s_settleTimeout);

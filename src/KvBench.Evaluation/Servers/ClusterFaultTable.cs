@@ -2,6 +2,8 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Evaluation.Reports;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Servers;
 
@@ -19,12 +21,13 @@ public static class ClusterFaultTable
         }
 
         ClusterFaultSettings settings = results[0].Settings;
-        markdown.AppendLine(CultureInfo.InvariantCulture, $"YCSB workload A's mix ({settings.ReadFraction * 100:0}% reads, the rest updates, uniform over {settings.Records:N0} keys, {settings.ValueBytes} B values) at {settings.Rate:N0} operations a second from {settings.Clients} clients, open loop (each timed from when it was due), each client updating only keys of its own, through the row's adapter on a cluster of KvBench's own on this machine: {settings.Before.TotalSeconds:0.#} s, then one member faulted for {settings.During.TotalSeconds:0.#} s (killed with SIGKILL and started again on its data, or paused with SIGSTOP and resumed), then {settings.After.TotalSeconds:0.#} s with it back. Lost: keys that, read once a leader was elected after the run, held an older version than the last update acknowledged. Stale: reads that returned an older version than one acknowledged before they were sent. Updates stalled for: the longest time, from the fault on, without an acknowledged update. Before: operations that returned before the fault; during: those still out when it began (a call sent to a member just before it was paused waits with it) or due while it lasted; after: those due once the member was back, which may wait behind the backlog.").AppendLine();
-        var table = new MarkdownTable("Row", "Fault", "Member", "Updates acknowledged", "Lost", "Reads", "Stale reads", "Errors", "Updates stalled for", "p99 / max before (ms)", "p99 / max during (ms)", "p99 / max after (ms)");
+        markdown.AppendLine(CultureInfo.InvariantCulture, $"YCSB workload A's mix ({settings.ReadFraction * 100:0}% reads, the rest updates, uniform over {settings.Records:N0} keys, {settings.ValueBytes} B values) at {settings.Rate:N0} operations a second from {settings.Clients} clients, open loop (each timed from when it was due), each client updating only keys of its own, through the row's adapter on a cluster of KvBench's own on this machine (or, for a row of one server, on a server of its own at Synced where the row offers it, its leader itself): {settings.Before.TotalSeconds:0.#} s, then one member faulted for {settings.During.TotalSeconds:0.#} s (killed with SIGKILL and started again on its data, or paused with SIGSTOP and resumed), then {settings.After.TotalSeconds:0.#} s with it back. Lost: keys that, read once a leader was elected after the run, held an older version than the last update acknowledged. Stale: reads that returned an older version than one acknowledged before they were sent. Updates stalled for: the longest time, from the fault on, without an acknowledged update. Before: operations that returned before the fault; during: those still out when it began (a call sent to a member just before it was paused waits with it) or due while it lasted; after: those due once the member was back, which may wait behind the backlog.").AppendLine();
+        var table = new MarkdownTable("Row", "Replication", "Fault", "Member", "Updates acknowledged", "Lost", "Reads", "Stale reads", "Errors", "Updates stalled for", "p99 / max before (ms)", "p99 / max during (ms)", "p99 / max after (ms)");
         foreach (ClusterFaultResult result in results)
         {
             table.Add(
                 result.Row,
+                StoreCatalog.Row(result.Row) is ServerRow row ? row.Replication : "-",
                 $"{result.Settings.Fault} {result.Settings.Target.ToString().ToLowerInvariant()}{(result.Settings.RelaxedReads ? ", reads without a quorum" : string.Empty)}",
                 result.Member.ToString(CultureInfo.InvariantCulture),
                 result.WritesAcknowledged.ToString("N0", CultureInfo.InvariantCulture),

@@ -64,6 +64,11 @@ internal sealed class RedisStore : StoreAdapter
         // and sending them to whatever listens on the port once it reconnects.
         configuration.BacklogPolicy = BacklogPolicy.FailFast;
 
+        // A server that comes back on the same port is reconnected to within a quarter of a second. The library's
+        // default, an exponential backoff, left a client of a Redis killed and restarted 3 s later without a connection
+        // for 16 s in one try and for more than 36 s in two others: a fault table would have measured the backoff.
+        configuration.ReconnectRetryPolicy = new LinearRetry(250);
+
         // A value of hundreds of MiB takes longer to send than the 5 s default allows on a busy machine.
         configuration.SyncTimeout = (int)TimeSpan.FromMinutes(2).TotalMilliseconds;
         configuration.AsyncTimeout = configuration.SyncTimeout;

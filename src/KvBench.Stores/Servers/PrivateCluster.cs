@@ -17,7 +17,7 @@ public enum MemberFault
 /// would fail every suite that uses it): a fault test kills or pauses its members one at a time and brings them back.
 /// Stopped, every member's process gone and its data deleted, when disposed; a paused member is resumed first.
 /// </summary>
-public sealed class PrivateCluster : IAsyncDisposable
+public sealed class PrivateCluster : IFaultableServer
 {
     private readonly RunningCluster _cluster;
     private readonly bool[] _paused;

@@ -8,9 +8,10 @@ namespace KvBench.Stores.Servers;
 /// with SIGKILL and starts it again on the same data directory and port, where it recovers from what the kill left.
 /// Stopped and its data deleted when disposed.
 /// </summary>
-public sealed class PrivateServer : IAsyncDisposable
+public sealed class PrivateServer : IFaultableServer
 {
     private readonly ServerInstance _instance;
+    private bool _paused;
 
     private PrivateServer(ServerRow row, Durability durability, ServerInstance instance)
     {
@@ -77,6 +78,59 @@ public sealed class PrivateServer : IAsyncDisposable
     /// <summary>Starts the server again on its data directory and port and waits until it answers.</summary>
     public Task RestartAsync(CancellationToken cancellationToken = default) => _instance.RestartAsync(cancellationToken);
 
-    /// <summary>Stops the server and deletes its data directory.</summary>
-    public ValueTask DisposeAsync() => _instance.DisposeAsync();
+    /// <summary>One: the server itself.</summary>
+    public int MemberCount => 1;
+
+    /// <summary>The server leads itself: 0.</summary>
+    public Task<int> LeaderAsync(CancellationToken cancellationToken = default) => Task.FromResult(0);
+
+    /// <summary>Kills the server (<see cref="KillAsync"/>) or pauses it with SIGSTOP; <paramref name="member"/> must be 0.</summary>
+    /// <returns>The <see cref="System.Diagnostics.Stopwatch"/> timestamp taken just before the signal went out.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="member"/> is not 0.</exception>
+    /// <exception cref="InvalidOperationException">The server does not run.</exception>
+    public async Task<long> FaultAsync(int member, MemberFault fault)
+    {
+        ArgumentOutOfRangeException.ThrowIfNotEqual(member, 0);
+        if (fault == MemberFault.Kill)
+        {
+            return await KillAsync().ConfigureAwait(false);
+        }
+
+        long pausedAt = System.Diagnostics.Stopwatch.GetTimestamp();
+        _paused = ProcessId is { } pid && Signals.Send(pid, Signals.Stop)
+            ? true
+            : throw new InvalidOperationException($"The server of {Row.Name} does not run, so it cannot be paused.");
+        return pausedAt;
+    }
+
+    /// <summary>Starts a killed server again on its data directory and port (<see cref="RestartAsync"/>), or resumes a paused one.</summary>
+    public async Task EndFaultAsync(int member, MemberFault fault, CancellationToken cancellationToken = default)
+    {
+        ArgumentOutOfRangeException.ThrowIfNotEqual(member, 0);
+        if (fault == MemberFault.Kill)
+        {
+            await RestartAsync(cancellationToken).ConfigureAwait(false);
+        }
+        else
+        {
+            Resume();
+        }
+    }
+
+    /// <summary>Resumes the server if it is paused, then stops it and deletes its data directory.</summary>
+    public ValueTask DisposeAsync()
+    {
+        Resume();
+        return _instance.DisposeAsync();
+    }
+
+    private void Resume()
+    {
+        if (_paused && ProcessId is { } pid)
+        {
+            _ = Signals.Send(pid, Signals.Continue);
+        }
+
+        _paused = false;
+    }
 }

@@ -72,12 +72,26 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public async Task The_command_refuses_a_row_that_runs_no_cluster_in_one_line()
+    public async Task The_command_refuses_a_follower_of_one_server_and_an_embedded_row_in_one_line()
     {
-        CliRunResult run = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis], TimeSpan.FromSeconds(60));
+        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis, "--member", "Follower"], TimeSpan.FromSeconds(60));
+        CliRunResult embedded = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.SqliteWal], TimeSpan.FromSeconds(60));
 
-        Assert.Equal(ExitCodes.Usage, run.ExitCode);
-        Assert.Contains("'Redis' is not a cluster row; the cluster rows are etcd", run.Error, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.Usage, follower.ExitCode);
+        Assert.Contains("Redis runs one server, which has no follower", follower.Error, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.Usage, embedded.ExitCode);
+        Assert.Contains($"'{StoreNames.SqliteWal}' is not a server row", embedded.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_row_of_one_server_killed_under_the_same_load_keeps_what_it_synced_and_takes_updates_after_its_restart()
+    {
+        ClusterFaultResult result = await ClusterFault.RunAsync(StoreNames.Redis, ClusterFaultSettings.Short);
+        output.WriteLine(ClusterFaultTable.ToMarkdown([result]));
+
+        Assert.Equal(0, result.LostAfterRun);
+        Assert.Equal(0, result.StaleReads);
+        Assert.True(result.After.Failed < result.After.Operations, "Every operation due after the server was back failed.");
     }
 
     [Fact]

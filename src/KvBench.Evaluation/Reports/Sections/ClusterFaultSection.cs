@@ -1,3 +1,4 @@
+using KvBench.Core;
 using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
@@ -9,7 +10,8 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// each on a cluster KvBench started for the one fault; and single writes against batched ones, and the row's own reads
 /// against relaxed ones, on each (<see cref="ClusterRequests"/>). A lost acknowledged update, or a stale read from a row's own
 /// reads (etcd's linearizable), fails the run; where the row offers reads without a quorum, a paused leader is run again
-/// with them, and its stale reads are counted, not failed. <c>kvbench cluster fault</c> runs one row's faults alone.
+/// with them, and its stale reads are counted, not failed. Each row of one server that offers Synced is killed under
+/// the same load at Synced too, to show what a replica changes. <c>kvbench cluster fault</c> runs one row's faults alone.
 /// </summary>
 public sealed class ClusterFaultSection : AdrSection
 {
@@ -35,7 +37,7 @@ public sealed class ClusterFaultSection : AdrSection
     /// <summary>Records each way in <see cref="Requests"/>: fewer for the quick preset.</summary>
     public int RequestRecords { get; }
 
-    /// <summary>The cluster rows left out, each with why.</summary>
+    /// <summary>The server rows left out, each with why.</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <inheritdoc/>
@@ -45,7 +47,7 @@ public sealed class ClusterFaultSection : AdrSection
         var results = new List<ClusterFaultResult>();
         var requests = new List<ClusterRequestsResult>();
         var leftOut = new List<string>();
-        foreach (ServerRow row in StoreCatalog.ServerRows.Where(row => !row.IsOneProcess))
+        foreach (ServerRow row in StoreCatalog.ServerRows)
         {
             if (row.UnavailableReason is { } reason)
             {
@@ -55,7 +57,21 @@ public sealed class ClusterFaultSection : AdrSection
 
             if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
             {
-                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a cluster of the user's own, which KvBench does not fault");
+                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not fault");
+                continue;
+            }
+
+            if (row.IsOneProcess && !row.OpensAt(Durability.Synced))
+            {
+                leftOut.Add($"{row.Name}: offers no Synced tier, so a kill of its one server would be set beside replicas that sync every update; its kills are in the server kill rounds");
+                continue;
+            }
+
+            if (row.IsOneProcess)
+            {
+                // The same load with the one server, at Synced, killed: what the cluster rows' replicas change.
+                context.Log($"Cluster faults: {row.Name}'s one server killed under the same load...");
+                results.Add(await ClusterFault.RunAsync(row.Name, Settings with { Fault = MemberFault.Kill, Target = FaultTarget.Leader }).ConfigureAwait(false));
                 continue;
             }
 
@@ -104,7 +120,7 @@ public sealed class ClusterFaultSection : AdrSection
         markdown.Within(AdrSections.ServerChapter);
         markdown.Output.AppendLine("### A cluster member killed or paused under load").AppendLine();
         markdown.Output.Append(ClusterFaultTable.ToMarkdown(Results));
-        markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --fault Kill Pause --member Leader Follower` runs these alone.").AppendLine();
+        markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. A row of one server (replication none) was killed under the same load, on a server of its own at Synced where it offers it, and started again on its data: what the cluster's replicas change. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --fault Kill Pause --member Leader Follower` runs these alone.").AppendLine();
         if (Requests is { Count: > 0 })
         {
             markdown.Output.AppendLine("### Batched writes and relaxed reads on a cluster").AppendLine();
