@@ -65,7 +65,8 @@ public static partial class ClusterFault
         }
     }
 
-    private static async Task<ClusterFaultResult> RunAsync(IFaultableServer cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
+    /// <summary>Runs one fault on <paramref name="cluster"/> through <paramref name="store"/>, opened on it by the caller.</summary>
+    internal static async Task<ClusterFaultResult> RunAsync(IFaultableServer cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
     {
         byte[][] keys = [.. Enumerable.Range(0, settings.Records).Select(index => Encoding.ASCII.GetBytes($"fault:{index:D6}"))];
         store.PutMany([.. keys.Select(key => new KeyValuePair<byte[], byte[]>(key, Value(0, settings.ValueBytes)))]);
@@ -77,17 +78,29 @@ public static partial class ClusterFault
         long start = Stopwatch.GetTimestamp();
         long faultedAt = long.MaxValue;
         long backAt = long.MaxValue;
+
+        // The load ends settings.After after the member is back, not at a fixed time: a restart that takes longer than
+        // After on a loaded machine (an etcd member restarted in CI) would otherwise leave no operation due after it.
+        long end = long.MaxValue;
         Task faults = Task.Run(async () =>
         {
-            await DelayUntil(start + Ticks(settings.Before), cancellationToken).ConfigureAwait(false);
-            Volatile.Write(ref faultedAt, await cluster.FaultAsync(member, settings.Fault).ConfigureAwait(false));
-            await DelayUntil(start + Ticks(settings.Before + settings.During), cancellationToken).ConfigureAwait(false);
-            await cluster.EndFaultAsync(member, settings.Fault, cancellationToken).ConfigureAwait(false);
-            Volatile.Write(ref backAt, Stopwatch.GetTimestamp());
+            try
+            {
+                await DelayUntil(start + Ticks(settings.Before), cancellationToken).ConfigureAwait(false);
+                Volatile.Write(ref faultedAt, await cluster.FaultAsync(member, settings.Fault).ConfigureAwait(false));
+                await DelayUntil(start + Ticks(settings.Before + settings.During), cancellationToken).ConfigureAwait(false);
+                await cluster.EndFaultAsync(member, settings.Fault, cancellationToken).ConfigureAwait(false);
+                Volatile.Write(ref backAt, Stopwatch.GetTimestamp());
+            }
+            finally
+            {
+                // A fault that failed ends the load at once; the failure is thrown when faults is awaited.
+                long back = Volatile.Read(ref backAt);
+                Volatile.Write(ref end, back == long.MaxValue ? Stopwatch.GetTimestamp() : back + Ticks(settings.After));
+            }
         }, cancellationToken);
 
         long interval = Stopwatch.Frequency / settings.Rate;
-        long end = start + Ticks(settings.Before + settings.During + settings.After);
         ClientRun[] clients = await Task.WhenAll(Enumerable.Range(0, settings.Clients).Select(client => Task.Factory.StartNew(
             () =>
             {
@@ -97,9 +110,15 @@ public static partial class ClusterFault
                 var run = new ClientRun();
                 var random = new Random(settings.Seed + client);
                 int owned = (keys.Length - client + settings.Clients - 1) / settings.Clients;
-                for (long due = start + (client * interval); due < end && !cancellationToken.IsCancellationRequested; due += settings.Clients * interval)
+                for (long due = start + (client * interval); due < Volatile.Read(ref end) && !cancellationToken.IsCancellationRequested; due += settings.Clients * interval)
                 {
                     WaitUntil(due);
+                    if (due >= Volatile.Read(ref end))
+                    {
+                        // The member came back, and After passed, while this client waited for the operation's moment.
+                        break;
+                    }
+
                     bool write = owned > 0 && random.NextDouble() >= settings.ReadFraction;
                     int key = write ? client + (random.Next(owned) * settings.Clients) : random.Next(keys.Length);
                     long acknowledgedBefore = Volatile.Read(ref acknowledged[key]);
