@@ -35,8 +35,7 @@ public static partial class ClusterFault
     {
         ArgumentNullException.ThrowIfNull(settings);
         settings.Validate();
-        ServerRow row = StoreCatalog.Row(rowName) as ServerRow
-            ?? throw new ArgumentException($"{rowName} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(rowName));
+        ServerRow row = StoreCatalog.ServerRowNamed(rowName);
         if (row.IsOneProcess && settings.Target == FaultTarget.Follower)
         {
             throw new NotSupportedException($"{row.Name} runs one server, which has no follower: fault its leader, the server itself.");

@@ -49,8 +49,7 @@ public sealed class PrivateCluster : IFaultableServer
     /// <exception cref="StoreUnavailableException">The server cannot be installed, or the cluster did not start.</exception>
     public static async Task<PrivateCluster> StartAsync(string rowName, CancellationToken cancellationToken = default)
     {
-        ServerRow row = StoreCatalog.Row(rowName) as ServerRow
-            ?? throw new ArgumentException($"{rowName} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(rowName));
+        ServerRow row = StoreCatalog.ServerRowNamed(rowName);
         if (row.IsOneProcess)
         {
             throw new NotSupportedException($"{row.Name} runs one server process, not a cluster; its server kill rounds (kvbench crash --kill Server) fault it.");

@@ -42,8 +42,7 @@ public sealed class PrivateServer : IFaultableServer
     /// <exception cref="NotSupportedException">The row runs a cluster, not one server process.</exception>
     public static async Task<PrivateServer> StartAsync(string rowName, Durability durability, CancellationToken cancellationToken = default)
     {
-        ServerRow row = StoreCatalog.Row(rowName) as ServerRow
-            ?? throw new ArgumentException($"{rowName} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(rowName));
+        ServerRow row = StoreCatalog.ServerRowNamed(rowName);
         if (row.UserEndpoint is { } endpoint)
         {
             throw new InvalidOperationException(
