@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Stores.Dqlite;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Faster;
 using KvBench.Stores.FileSystem;
@@ -60,6 +61,7 @@ public static class StoreCatalog
         new PostgreSqlRow(),
         new MariaDbRow(),
         new EtcdRow(),
+        new DqliteRow(),
     ];
 
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>

@@ -59,4 +59,7 @@ public static class StoreNames
 
     /// <summary>etcd through dotnet-etcd: a three-member Raft cluster, each store a key prefix, every commit synced.</summary>
     public const string Etcd = "etcd";
+
+    /// <summary>dqlite through go-dqlite's shell: a three-node Raft-replicated SQLite, each store a table, every Raft append synced.</summary>
+    public const string Dqlite = "dqlite";
 }
