@@ -230,4 +230,7 @@ internal sealed class DqliteStatementException(IReadOnlyList<string> errors)
 {
     /// <summary>Each <c>Error:</c> line, without its prefix.</summary>
     public IReadOnlyList<string> Errors { get; } = errors;
+
+    /// <summary>Whether every error is SQLITE_BUSY: another connection's write transaction held the database, and the line may be run again.</summary>
+    public bool IsBusy => Errors.All(error => error.EndsWith("database is locked", StringComparison.Ordinal));
 }

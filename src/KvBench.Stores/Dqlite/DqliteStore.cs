@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
@@ -109,24 +110,27 @@ internal sealed class DqliteStore : StoreAdapter
             return;
         }
 
-        DqliteShell shell = Rent();
-        try
+        int written = Retrying(() =>
         {
-            List<string> rows = [];
-            foreach (string[] lines in DqliteSql.StagedUpsert(_table, distinct, Interlocked.Increment(ref s_batches)).Chunk(StagedLinesPerRequest))
+            DqliteShell shell = Rent();
+            try
             {
-                rows = shell.Run(lines);
-            }
+                List<string> rows = [];
+                foreach (string[] lines in DqliteSql.StagedUpsert(_table, distinct, Interlocked.Increment(ref s_batches)).Chunk(StagedLinesPerRequest))
+                {
+                    rows = shell.Run(lines);
+                }
 
-            int written = Count(rows);
-            if (written != distinct.Length)
-            {
-                throw new KeyValueStoreException($"{Name} wrote none of a batch of {distinct.Length} items: {written} were staged on the leader's connection when the batch was written (the shell changed connections on the way).");
+                return Count(rows);
             }
-        }
-        finally
+            finally
+            {
+                Return(shell);
+            }
+        });
+        if (written != distinct.Length)
         {
-            Return(shell);
+            throw new KeyValueStoreException($"{Name} wrote none of a batch of {distinct.Length} items: {written} were staged on the leader's connection when the batch was written (the shell changed connections on the way).");
         }
     }
 
@@ -143,8 +147,8 @@ internal sealed class DqliteStore : StoreAdapter
         }
     }
 
-    /// <summary>Runs <paramref name="lines"/> on an idle shell, or a new one when every shell is busy.</summary>
-    private List<string> Run(IReadOnlyList<string> lines)
+    /// <summary>Runs <paramref name="lines"/> on an idle shell, or a new one when every shell is busy (<see cref="Retrying"/>).</summary>
+    private List<string> Run(IReadOnlyList<string> lines) => Retrying(() =>
     {
         DqliteShell shell = Rent();
         try
@@ -154,6 +158,29 @@ internal sealed class DqliteStore : StoreAdapter
         finally
         {
             Return(shell);
+        }
+    });
+
+    /// <summary>
+    /// Runs <paramref name="request"/> again, after a short random pause, while it fails only because another
+    /// connection's write transaction holds the database (SQLITE_BUSY, "database is locked"), until the request timeout
+    /// has passed since the first try. dqlite does not wait for a lock: two writers at once on the leader, one gets
+    /// SQLITE_BUSY at once, and go-dqlite's applications (LXD's query.Retry) retry it so; the failed line's transaction
+    /// was rolled back, so nothing of it stays.
+    /// </summary>
+    private T Retrying<T>(Func<T> request)
+    {
+        long start = Stopwatch.GetTimestamp();
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return request();
+            }
+            catch (DqliteStatementException busy) when (busy.IsBusy && Stopwatch.GetElapsedTime(start) < _timeout)
+            {
+                Thread.Sleep(Random.Shared.Next(1, Math.Min(1 << Math.Min(attempt, 6), 50)));
+            }
         }
     }
 
