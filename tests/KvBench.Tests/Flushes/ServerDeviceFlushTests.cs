@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
@@ -17,14 +18,19 @@ namespace KvBench.Tests.Flushes;
 /// it: PostgreSQL's backends and WAL writer, Redis' background threads, InnoDB's) while this process overwrites records
 /// with changed bytes one Put each; the store is then reopened and read back. A flush is an fsync-family call, or a write
 /// through a file descriptor opened <c>O_SYNC</c> or <c>O_DSYNC</c>, which returns only once the device has the data
-/// (Garnet's FileStream device, tried for a Synced Garnet, opens its files so and calls no fsync).
+/// (Garnet's FileStream device, tried for a Synced Garnet, opens its files so and calls no fsync), or a write submitted
+/// with <c>io_submit</c> to such a descriptor or with <c>RWF_DSYNC</c>/<c>RWF_SYNC</c> (dqlite's libraft appends its
+/// Raft log so, through segments opened O_DIRECT|O_DSYNC, and calls no fsync for it).
 /// </summary>
 [Trait("Category", "DeviceFlushes")]
 [Trait("Category", "Servers")]
-public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
+public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
 {
     /// <summary>The calls that write through a descriptor, the descriptor their first argument.</summary>
     private const string WriteCalls = "write,writev,pwrite64,pwritev,pwritev2";
+
+    /// <summary>Linux AIO's submission, whose writes name their descriptor inside the control blocks it takes.</summary>
+    private const string AioSubmit = "io_submit";
 
     /// <summary>O_DSYNC, which O_SYNC includes, in the octal flags of /proc/PID/fdinfo/FD.</summary>
     private const int DataSync = 0x1000;
@@ -66,7 +72,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             // Version 2 of every record: each Put changes the bytes its key holds.
             ServerFlushes counted = await CountServerFlushes(servers, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
             flushes = counted.Flushes;
-            output.WriteLine($"{name} {durability}: {counted.FlushCalls} fsync-family calls and {counted.SyncWrites} writes through O_SYNC/O_DSYNC descriptors in the server for {DeviceFlushTests.Puts} changed Puts.");
+            output.WriteLine($"{name} {durability}: {counted.FlushCalls} fsync-family calls, {counted.SyncWrites} writes through O_SYNC/O_DSYNC descriptors and {counted.SyncAioWrites} synchronous writes submitted by io_submit in the server for {DeviceFlushTests.Puts} changed Puts.");
 
             // Every server writes its log or its replies while it takes 200 Puts: a trace with no call read from it is a
             // trace this test did not understand, never a server that flushed nothing.
@@ -122,7 +128,8 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
     private static async Task<ServerFlushes> CountServerFlushes(IReadOnlyList<int> servers, string trace, Action puts)
     {
         int[] processes = [.. servers.SelectMany(server => (int[])[server, .. ProcessTree.Descendants(server)])];
-        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls}", "-e", "abbrev=all", "-s", "0", "-o", trace])
+        // Structures unabbreviated: io_submit's control blocks say which descriptor each write goes to; strings stay empty.
+        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls},{AioSubmit}", "-e", "abbrev=none", "-s", "0", "-o", trace])
         {
             RedirectStandardError = true,
             UseShellExecute = false,
@@ -164,8 +171,10 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
 
         long flushCalls = 0;
         long syncWrites = 0;
+        long syncAioWrites = 0;
         long traced = 0;
         Dictionary<(string Thread, string Descriptor), bool> synchronous = [];
+        HashSet<AioWrite> triedWithoutWaiting = [];
         foreach (string line in File.ReadLines(trace))
         {
             if (TracedCall.Parse(line) is not { } traceLine)
@@ -173,7 +182,29 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
                 continue;
             }
 
-            if (DeviceFlushTests.FlushCalls.Split(',').Contains(traceLine.Call))
+            if (traceLine.Call == AioSubmit)
+            {
+                traced++;
+                foreach (AioWrite write in AioWrite.Parse(line))
+                {
+                    // libraft tries each append with RWF_NOWAIT first and, refused, submits the same block again from a
+                    // thread that may wait: one write to the device, counted once.
+                    bool retry = !write.NoWait && triedWithoutWaiting.Remove(write with { NoWait = true });
+                    if (write.NoWait)
+                    {
+                        triedWithoutWaiting.Add(write);
+                    }
+
+                    (string, string) key = (traceLine.Thread, write.Descriptor);
+                    if (!synchronous.TryGetValue(key, out bool isSynchronous))
+                    {
+                        isSynchronous = synchronous[key] = OpenedSynchronous(traceLine.Thread, write.Descriptor);
+                    }
+
+                    syncAioWrites += !retry && (isSynchronous || write.SyncFlag) ? 1 : 0;
+                }
+            }
+            else if (DeviceFlushTests.FlushCalls.Split(',').Contains(traceLine.Call))
             {
                 traced++;
                 flushCalls++;
@@ -191,7 +222,7 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
             }
         }
 
-        return new ServerFlushes(flushCalls, syncWrites, traced);
+        return new ServerFlushes(flushCalls, syncWrites, syncAioWrites, traced);
     }
 
     /// <summary>Whether thread <paramref name="thread"/>'s descriptor <paramref name="descriptor"/> is open with O_DSYNC (or O_SYNC) now.</summary>
@@ -223,9 +254,51 @@ public sealed class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFix
         }
     }
 
-    /// <summary>What one trace counted: fsync-family calls, writes through synchronous descriptors, and every traced call read.</summary>
-    private sealed record ServerFlushes(long FlushCalls, long SyncWrites, long Traced)
+    /// <summary>
+    /// One write of an <c>io_submit</c> call: its AIO context, the caller's tag for it, its descriptor and offset, and
+    /// whether it was submitted with RWF_NOWAIT and with RWF_DSYNC or RWF_SYNC. A block submitted again with the same
+    /// context, tag, descriptor and offset is the same write retried.
+    /// </summary>
+    internal sealed partial record AioWrite(string Context, string Data, string Descriptor, string Offset, bool NoWait, bool SyncFlag)
     {
-        public long Flushes => FlushCalls + SyncWrites;
+        /// <summary>The writes (IOCB_CMD_PWRITE, IOCB_CMD_PWRITEV) of an unabbreviated <c>io_submit</c> line; none from any other line.</summary>
+        public static IEnumerable<AioWrite> Parse(string line)
+        {
+            if (Submit().Match(line) is not { Success: true } submit)
+            {
+                yield break;
+            }
+
+            string context = submit.Groups["context"].Value;
+            foreach (string block in line.Split("{aio_data=")[1..])
+            {
+                if (Write().Match(block) is { Success: true } write && OffsetField().Match(block) is { Success: true } offset)
+                {
+                    string flags = write.Groups["flags"].Value;
+                    yield return new AioWrite(
+                        context,
+                        block[..block.IndexOf(',', StringComparison.Ordinal)],
+                        write.Groups["descriptor"].Value,
+                        offset.Groups["offset"].Value,
+                        flags.Contains("RWF_NOWAIT", StringComparison.Ordinal),
+                        flags.Contains("RWF_DSYNC", StringComparison.Ordinal) || flags.Contains("RWF_SYNC", StringComparison.Ordinal));
+                }
+            }
+        }
+
+        [GeneratedRegex(@"^\d+\s+io_submit\((?<context>0x[0-9a-f]+|\d+), ")]
+        private static partial Regex Submit();
+
+        [GeneratedRegex(@"^[^,]+, (?:aio_key=[^,]+, )?(?:aio_rw_flags=(?<flags>[^,]+), )?aio_lio_opcode=IOCB_CMD_PWRITEV?, (?:aio_reqprio=[^,]+, )?aio_fildes=(?<descriptor>\d+)")]
+        private static partial Regex Write();
+
+        [GeneratedRegex(@"aio_offset=(?<offset>\d+)")]
+        private static partial Regex OffsetField();
+    }
+
+    /// <summary>What one trace counted: fsync-family calls, writes through synchronous descriptors, synchronous AIO writes, and every traced call read.</summary>
+    private sealed record ServerFlushes(long FlushCalls, long SyncWrites, long SyncAioWrites, long Traced)
+    {
+        public long Flushes => FlushCalls + SyncWrites + SyncAioWrites;
     }
 }
