@@ -13,10 +13,10 @@ namespace KvBench.Stores.Dqlite;
 internal static class DqliteSql
 {
     /// <summary>
-    /// The longest key: a page of a scan names two keys in one line (its lower bound, at most a key and a zero byte, and
-    /// its upper bound), each in hex, with <see cref="RangeOverheadBytes"/> of SQL around them.
+    /// The longest key: a page of a scan names two keys in one SELECT line (its lower bound, at most a key and a zero
+    /// byte, and its upper bound), each in hex, with <see cref="RangeOverheadBytes"/> of SQL around them.
     /// </summary>
-    public const int MaxKeyBytes = (DqliteShell.MaxLineBytes - RangeOverheadBytes - 2) / 4;
+    public const int MaxKeyBytes = (DqliteShell.MaxQueryLineBytes - RangeOverheadBytes - 2) / 4;
 
     /// <summary>Rows a scan page reads at most.</summary>
     public const int PageRows = 1000;
