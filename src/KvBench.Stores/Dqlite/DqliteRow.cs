@@ -52,6 +52,12 @@ internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabi
     /// <summary>Raft among the cluster's nodes: a write is acknowledged once a majority has it in its log.</summary>
     public override string Replication => UserEndpoint is null ? $"Raft, {DqliteCluster.Members} dqlite-demo nodes on this machine" : "Raft, among the nodes of your cluster";
 
+    /// <summary>
+    /// No: dqlite's leader runs a query on its own copy of the database without a read index or lease check (go-dqlite
+    /// issue 207), so a leader cut off from the others answers from what it had until it learns it was deposed.
+    /// </summary>
+    public override bool LinearizableReads => false;
+
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>Not used: a node needs the address of the first besides its own ports (<see cref="DqliteCluster"/>).</summary>

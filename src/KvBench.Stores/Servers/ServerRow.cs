@@ -137,6 +137,14 @@ public abstract class ServerRow : StoreRow
     public virtual ServerStoreOptions? WithRelaxedReads(ServerStoreOptions options) => null;
 
     /// <summary>
+    /// Whether the row's own reads are linearizable: each sees every write acknowledged before it began (a server of one,
+    /// etcd's reads through the leader's read index). Default: yes. A row whose leader answers from what it has applied
+    /// without confirming it still leads (dqlite) says no: a leader deposed without knowing it yet may answer stale,
+    /// which a cluster fault run counts rather than fails.
+    /// </summary>
+    public virtual bool LinearizableReads => true;
+
+    /// <summary>
     /// The server's own benchmark tool, which KvBench runs against the row's server beside the row, or
     /// <see langword="null"/> when the row has none. Default: none.
     /// </summary>

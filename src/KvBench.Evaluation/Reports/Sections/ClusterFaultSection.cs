@@ -9,8 +9,9 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// A member of every cluster row killed and paused under load (<see cref="ClusterFault"/>): the leader, then a follower,
 /// each on a cluster KvBench started for the one fault; and single writes against batched ones, and the row's own reads
 /// against relaxed ones, on each (<see cref="ClusterRequests"/>). A lost acknowledged update, or a stale read from a row's own
-/// reads (etcd's linearizable), fails the run; where the row offers reads without a quorum, a paused leader is run again
-/// with them, and its stale reads are counted, not failed. Each row of one server that offers Synced is killed under
+/// reads where they are linearizable (etcd's), fails the run; where the row offers reads without a quorum, a paused leader
+/// is run again with them, and their stale reads are counted, not failed, as are those of a row whose own reads ask no
+/// quorum (dqlite's leader reads, <see cref="ServerRow.LinearizableReads"/>). Each row of one server that offers Synced is killed under
 /// the same load at Synced too, to show what a replica changes. <c>kvbench cluster fault</c> runs one row's faults alone.
 /// </summary>
 public sealed class ClusterFaultSection : AdrSection
@@ -105,7 +106,7 @@ public sealed class ClusterFaultSection : AdrSection
     public override IReadOnlyList<string> Problems() =>
     [
         .. (Results ?? []).Where(result => result.LostAfterRun > 0).Select(result => $"{result.Row} lost {result.LostAfterRun} acknowledged updates when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault})."),
-        .. (Results ?? []).Where(result => result.StaleReads > 0 && !result.Settings.RelaxedReads).Select(result => $"{result.Row} served {result.StaleReads} stale reads when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault}), while it declares its reads linearizable."),
+        .. (Results ?? []).Where(result => result.StaleReads > 0 && !result.Settings.RelaxedReads && StoreCatalog.Row(result.Row) is ServerRow { LinearizableReads: true }).Select(result => $"{result.Row} served {result.StaleReads} stale reads when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault}), while it declares its reads linearizable."),
     ];
 
     /// <inheritdoc/>
