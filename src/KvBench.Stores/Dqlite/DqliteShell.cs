@@ -41,6 +41,9 @@ internal sealed class DqliteShell : IDisposable
 
     private const string ErrorPrefix = "Error:  ";
 
+    /// <summary>What every row the dqlite row selects starts with (<see cref="DqliteSql"/>), told apart from the lines of a long error.</summary>
+    internal const char RowPrefix = '=';
+
     private static long s_markers;
 
     private readonly Process _process;
@@ -141,9 +144,9 @@ internal sealed class DqliteShell : IDisposable
                 {
                     errors.Add(line[ErrorPrefix.Length..]);
                 }
-                else if (errors.Count > 0)
+                else if (errors.Count > 0 && !line.StartsWith(RowPrefix))
                 {
-                    // An error's message may run over several lines; the rows of later lines are not needed once one failed.
+                    // An error's message may run over several lines; a line of the row's own starts with RowPrefix.
                     errors[^1] += " " + line;
                 }
                 else

@@ -28,7 +28,7 @@ internal static class DqliteSql
     public const int PageValueBytes = 4 * 1024 * 1024;
 
     /// <summary>The SQL of a scan page's line without its two keys' hex, rounded up (<see cref="Range"/> with a table name of <see cref="TableNameBytes"/>).</summary>
-    internal const int RangeOverheadBytes = 330;
+    internal const int RangeOverheadBytes = 340;
 
     /// <summary>What <see cref="Servers.ServerStoreName.Of"/> names a table: "kv_" and 32 hex digits.</summary>
     internal const int TableNameBytes = 35;
@@ -100,13 +100,15 @@ internal static class DqliteSql
     /// <summary>
     /// A page of a scan: keys from <paramref name="lower"/> (up to before <paramref name="upper"/>), in key order, at
     /// most <paramref name="rows"/>, ending at the first row that starts past <see cref="PageValueBytes"/> of values.
-    /// Each row is printed as <c>=KEYHEX|VALUEHEX</c>; the running sum is over keys and lengths only, so SQLite's window
-    /// keeps no value in a temporary table (see <see cref="TempInMemory"/> for why none may grow), and the page's rows
-    /// are put in key order by the caller.
+    /// Each row is printed as <c>=KEYHEX|VALUEHEX</c>. The running sum is over the page's keys and lengths only: the
+    /// LIMIT is taken first, in a subquery of its own (a window in the same SELECT as the LIMIT sums every row the WHERE
+    /// lets through, half the table for a scan from a random key: 44 ms a scan of 10,000 records here), and SQLite's
+    /// window keeps no value in a temporary table (see <see cref="TempInMemory"/> for why none may grow). The page's
+    /// rows are put in key order by the caller.
     /// </summary>
     public static string Range(string table, byte[] lower, byte[]? upper, int rows) =>
-        $"SELECT '=' || hex(t.k) || '|' || hex(t.v) FROM (SELECT k, sum(length(v)) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) - length(v) AS before "
-        + $"FROM {table} WHERE k >= {Hex(lower)}{(upper is null ? string.Empty : $" AND k < {Hex(upper)}")} ORDER BY k LIMIT {rows.ToString(CultureInfo.InvariantCulture)}) AS w "
+        $"SELECT '=' || hex(t.k) || '|' || hex(t.v) FROM (SELECT k, sum(n) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) - n AS before FROM (SELECT k, length(v) AS n "
+        + $"FROM {table} WHERE k >= {Hex(lower)}{(upper is null ? string.Empty : $" AND k < {Hex(upper)}")} ORDER BY k LIMIT {rows.ToString(CultureInfo.InvariantCulture)})) AS w "
         + $"JOIN {table} AS t ON t.k = w.k WHERE w.before < {PageValueBytes.ToString(CultureInfo.InvariantCulture)}";
 
     /// <summary>

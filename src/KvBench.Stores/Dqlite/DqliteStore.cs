@@ -15,7 +15,9 @@ namespace KvBench.Stores.Dqlite;
 /// leader, committed once a majority has it); a scan is pages of range seeks on the primary key; a batch, or a value too
 /// large for one line, is staged in the leader's temporary tables and written by one statement (<see cref="DqliteSql"/>).
 /// Every read is answered by the leader from what it has applied, without asking the others: a leader cut off from them
-/// that does not know it yet answers from what it has (dqlite has no read index; go-dqlite issue 207).
+/// that does not know it yet answers from what it has (dqlite has no read index; go-dqlite issue 207). Writes of one
+/// store go one at a time: dqlite runs one write transaction at a time and refuses a second at once (SQLITE_BUSY), so
+/// writers queue here instead of retrying into each other; a busy write (another process's) is still retried.
 /// </summary>
 internal sealed class DqliteStore : StoreAdapter
 {
@@ -25,6 +27,7 @@ internal sealed class DqliteStore : StoreAdapter
     private static long s_batches;
 
     private readonly ConcurrentBag<DqliteShell> _idle = [];
+    private readonly Lock _writer = new();
     private readonly string _rowName;
     private readonly string[] _members;
     private readonly TimeSpan _timeout;
@@ -81,7 +84,14 @@ internal sealed class DqliteStore : StoreAdapter
 
     protected override bool ContainsKeyCore(ReadOnlySpan<byte> key) => Run([DqliteSql.Exists(_table, key)]).Count > 0;
 
-    protected override bool DeleteCore(ReadOnlySpan<byte> key) => Count(Run(DqliteSql.Delete(_table, key))) > 0;
+    protected override bool DeleteCore(ReadOnlySpan<byte> key)
+    {
+        string[] lines = DqliteSql.Delete(_table, key);
+        lock (_writer)
+        {
+            return Count(Run(lines)) > 0;
+        }
+    }
 
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
 
@@ -104,6 +114,27 @@ internal sealed class DqliteStore : StoreAdapter
         }
 
         KeyValuePair<byte[], byte[]>[] distinct = [.. last.Values.Order().Select(index => items[index])];
+        lock (_writer)
+        {
+            Write(distinct);
+        }
+    }
+
+    /// <summary>Nothing to do: a write is acknowledged once a majority of members has it in its synced log.</summary>
+    protected override void FlushCore()
+    {
+    }
+
+    protected override void DisposeCore()
+    {
+        while (_idle.TryTake(out DqliteShell? shell))
+        {
+            shell.Dispose();
+        }
+    }
+
+    private void Write(KeyValuePair<byte[], byte[]>[] distinct)
+    {
         if (DqliteSql.Upsert(_table, distinct) is { } line)
         {
             Run([line]);
@@ -131,19 +162,6 @@ internal sealed class DqliteStore : StoreAdapter
         if (written != distinct.Length)
         {
             throw new KeyValueStoreException($"{Name} wrote none of a batch of {distinct.Length} items: {written} were staged on the leader's connection when the batch was written (the shell changed connections on the way).");
-        }
-    }
-
-    /// <summary>Nothing to do: a write is acknowledged once a majority of members has it in its synced log.</summary>
-    protected override void FlushCore()
-    {
-    }
-
-    protected override void DisposeCore()
-    {
-        while (_idle.TryTake(out DqliteShell? shell))
-        {
-            shell.Dispose();
         }
     }
 
