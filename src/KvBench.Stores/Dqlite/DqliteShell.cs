@@ -44,6 +44,12 @@ internal sealed class DqliteShell : IDisposable
     /// <summary>What every row the dqlite row selects starts with (<see cref="DqliteSql"/>), told apart from the lines of a long error.</summary>
     internal const char RowPrefix = '=';
 
+    private const int Running = 0;
+
+    private const int Answered = 1;
+
+    private const int TimedOut = 2;
+
     private static long s_markers;
 
     private readonly Process _process;
@@ -105,11 +111,15 @@ internal sealed class DqliteShell : IDisposable
         string end = $"{ErrorPrefix}bad weight \"{marker}\"";
         var rows = new List<string>();
         var errors = new List<string>();
-        int timedOut = 0;
+        // Running, answered or timed out: whichever of the reader and the timer gets there first decides, so a shell
+        // killed just as its answer arrived is never handed out again.
+        int state = Running;
         using var deadline = new Timer(_ =>
         {
-            Volatile.Write(ref timedOut, 1);
-            Kill();
+            if (Interlocked.CompareExchange(ref state, TimedOut, Running) == Running)
+            {
+                Kill();
+            }
         }, null, _timeout, Timeout.InfiniteTimeSpan);
         try
         {
@@ -127,7 +137,7 @@ internal sealed class DqliteShell : IDisposable
                 if (line is null)
                 {
                     _broken = true;
-                    throw Unavailable(Volatile.Read(ref timedOut) == 1 ? NoAnswer : $"its client `{Program}` exited{LastErrors()}");
+                    throw Unavailable(Volatile.Read(ref state) == TimedOut ? NoAnswer : $"its client `{Program}` exited{LastErrors()}");
                 }
 
                 while (line.StartsWith(Prompt, StringComparison.Ordinal))
@@ -158,7 +168,12 @@ internal sealed class DqliteShell : IDisposable
         catch (IOException error)
         {
             _broken = true;
-            throw Unavailable(Volatile.Read(ref timedOut) == 1 ? NoAnswer : $"its client `{Program}` broke off: {error.Message}{LastErrors()}", error);
+            throw Unavailable(Volatile.Read(ref state) == TimedOut ? NoAnswer : $"its client `{Program}` broke off: {error.Message}{LastErrors()}", error);
+        }
+
+        if (Interlocked.CompareExchange(ref state, Answered, Running) == TimedOut)
+        {
+            _broken = true;
         }
 
         return errors.Count == 0 ? rows : throw new DqliteStatementException(errors);
