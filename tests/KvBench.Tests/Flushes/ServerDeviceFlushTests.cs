@@ -32,9 +32,6 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
     /// <summary>Linux AIO's submission, whose writes name their descriptor inside the control blocks it takes.</summary>
     private const string AioSubmit = "io_submit";
 
-    /// <summary>O_DSYNC, which O_SYNC includes, in the octal flags of /proc/PID/fdinfo/FD.</summary>
-    private const int DataSync = 0x1000;
-
     /// <summary>How many idle windows <see cref="Settle"/> traces at most before it gives up on a server that keeps flushing.</summary>
     private const int IdleWindows = 10;
 
@@ -129,7 +126,7 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
     {
         int[] processes = [.. servers.SelectMany(server => (int[])[server, .. ProcessTree.Descendants(server)])];
         // Structures unabbreviated: io_submit's control blocks say which descriptor each write goes to; strings stay empty.
-        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls},{AioSubmit}", "-e", "abbrev=none", "-s", "0", "-o", trace])
+        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls},{AioSubmit},{SynchronousDescriptors.Calls}", "-e", "abbrev=none", "-s", "0", "-o", trace])
         {
             RedirectStandardError = true,
             UseShellExecute = false,
@@ -153,9 +150,13 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
         };
         strace.Start();
         strace.BeginErrorReadLine();
+        SynchronousDescriptors descriptors;
         try
         {
             await allAttached.Task.WaitAsync(s_attachTimeout);
+
+            // What is open once strace traces every process; what they open and close from here on is in the trace.
+            descriptors = SynchronousDescriptors.Of(processes);
             await Task.Run(puts);
         }
         finally
@@ -173,10 +174,10 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
         long syncWrites = 0;
         long syncAioWrites = 0;
         long traced = 0;
-        Dictionary<(string Thread, string Descriptor), bool> synchronous = [];
         HashSet<AioWrite> triedWithoutWaiting = [];
         foreach (string line in File.ReadLines(trace))
         {
+            descriptors.Observe(line);
             if (TracedCall.Parse(line) is not { } traceLine)
             {
                 continue;
@@ -195,13 +196,7 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
                         triedWithoutWaiting.Add(write);
                     }
 
-                    (string, string) key = (traceLine.Thread, write.Descriptor);
-                    if (!synchronous.TryGetValue(key, out bool isSynchronous))
-                    {
-                        isSynchronous = synchronous[key] = OpenedSynchronous(traceLine.Thread, write.Descriptor);
-                    }
-
-                    syncAioWrites += !retry && (isSynchronous || write.SyncFlag) ? 1 : 0;
+                    syncAioWrites += !retry && (write.SyncFlag || descriptors.IsSynchronous(traceLine.Thread, write.Descriptor)) ? 1 : 0;
                 }
             }
             else if (DeviceFlushTests.FlushCalls.Split(',').Contains(traceLine.Call))
@@ -212,25 +207,11 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
             else if (WriteCalls.Split(',').Contains(traceLine.Call))
             {
                 traced++;
-                (string, string) key = (traceLine.Thread, traceLine.FirstArgument);
-                if (!synchronous.TryGetValue(key, out bool isSynchronous))
-                {
-                    isSynchronous = synchronous[key] = OpenedSynchronous(traceLine.Thread, traceLine.FirstArgument);
-                }
-
-                syncWrites += isSynchronous ? 1 : 0;
+                syncWrites += descriptors.IsSynchronous(traceLine.Thread, traceLine.FirstArgument) ? 1 : 0;
             }
         }
 
         return new ServerFlushes(flushCalls, syncWrites, syncAioWrites, traced);
-    }
-
-    /// <summary>Whether thread <paramref name="thread"/>'s descriptor <paramref name="descriptor"/> is open with O_DSYNC (or O_SYNC) now.</summary>
-    private static bool OpenedSynchronous(string thread, string descriptor)
-    {
-        string info = $"/proc/{thread}/fdinfo/{descriptor}";
-        string? flags = File.Exists(info) ? File.ReadLines(info).FirstOrDefault(line => line.StartsWith("flags:", StringComparison.Ordinal)) : null;
-        return flags is not null && (Convert.ToInt32(flags["flags:".Length..].Trim(), 8) & DataSync) != 0;
     }
 
     /// <summary>One line of <c>strace -f -o</c>: the thread, the call and its first argument.</summary>
