@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-buffered-scale-bytes.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Bytes on disk per record against records\nBuffered; etcd: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Bytes on disk per record against records\nBuffered; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Records loaded (log scale)"
 set ylabel "Bytes on disk per record (B), log scale"
 set key outside right top box opaque
@@ -16,6 +16,6 @@ set format y "%.0f"
 set logscale x 10
 set xrange [769.2307692308:13000]
 set xtics ("1,000" 1000, "10,000" 10000)
-plot "servers-buffered-scale-bytes.dat" using 2:8 with linespoints title "Sqlite_WAL" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3, \
-     "" using 2:9 with linespoints title "LMDB" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3, \
-     "" using 2:10 with linespoints title "FASTER" lc rgb "#0072B2" lw 2 dt 3 pt 8 ps 1.3
+plot "servers-buffered-scale-bytes.dat" using 2:9 with linespoints title "Sqlite_WAL" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3, \
+     "" using 2:10 with linespoints title "LMDB" lc rgb "#0072B2" lw 2 dt 3 pt 8 ps 1.3, \
+     "" using 2:11 with linespoints title "FASTER" lc rgb "#D55E00" lw 2 dt 4 pt 10 ps 1.3

@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-buffered-scale-scan.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Scan of 1 to 100 records median latency against records, one thread\nBuffered; etcd: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Scan of 1 to 100 records median latency against records, one thread\nBuffered; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Records loaded (log scale)"
 set ylabel "Scan of 1 to 100 records p50 (µs), log scale"
 set key outside right top box opaque
@@ -21,6 +21,7 @@ plot "servers-buffered-scale-scan.dat" using 2:3 with linespoints title "Redis" 
      "" using 2:5 with linespoints title "PostgreSQL" lc rgb "#009E73" lw 2 dt 3 pt 9 ps 1.3, \
      "" using 2:6 with linespoints title "MariaDB" lc rgb "#CC79A7" lw 2 dt 4 pt 11 ps 1.3, \
      "" using 2:7 with linespoints title "etcd" lc rgb "#000000" lw 2 dt 5 pt 13 ps 1.3, \
-     "" using 2:8 with linespoints title "Sqlite_WAL" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3, \
-     "" using 2:9 with linespoints title "LMDB" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3, \
-     "" using 2:10 with linespoints title "FASTER" lc rgb "#0072B2" lw 2 dt 3 pt 8 ps 1.3
+     "" using 2:8 with linespoints title "dqlite" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3, \
+     "" using 2:9 with linespoints title "Sqlite_WAL" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3, \
+     "" using 2:10 with linespoints title "LMDB" lc rgb "#0072B2" lw 2 dt 3 pt 8 ps 1.3, \
+     "" using 2:11 with linespoints title "FASTER" lc rgb "#D55E00" lw 2 dt 4 pt 10 ps 1.3

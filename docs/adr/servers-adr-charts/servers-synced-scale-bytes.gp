@@ -14,5 +14,5 @@ set yrange [0:*]
 set logscale x 10
 set xrange [769.2307692308:13000]
 set xtics ("1,000" 1000, "10,000" 10000)
-plot "servers-synced-scale-bytes.dat" using 2:7 with linespoints title "Sqlite_WAL" lc rgb "#000000" lw 2 dt 5 pt 13 ps 1.3, \
-     "" using 2:8 with linespoints title "LMDB" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3
+plot "servers-synced-scale-bytes.dat" using 2:8 with linespoints title "Sqlite_WAL" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3, \
+     "" using 2:9 with linespoints title "LMDB" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3

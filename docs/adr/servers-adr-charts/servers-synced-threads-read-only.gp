@@ -20,5 +20,6 @@ plot "servers-synced-threads-read-only.dat" using 2:3 with linespoints title "Re
      "" using 2:4 with linespoints title "PostgreSQL" lc rgb "#D55E00" lw 2 dt 2 pt 5 ps 1.3, \
      "" using 2:5 with linespoints title "MariaDB" lc rgb "#009E73" lw 2 dt 3 pt 9 ps 1.3, \
      "" using 2:6 with linespoints title "etcd" lc rgb "#CC79A7" lw 2 dt 4 pt 11 ps 1.3, \
-     "" using 2:7 with linespoints title "Sqlite_WAL" lc rgb "#000000" lw 2 dt 5 pt 13 ps 1.3, \
-     "" using 2:8 with linespoints title "LMDB" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3
+     "" using 2:7 with linespoints title "dqlite" lc rgb "#000000" lw 2 dt 5 pt 13 ps 1.3, \
+     "" using 2:8 with linespoints title "Sqlite_WAL" lc rgb "#E69F00" lw 2 dt 1 pt 4 ps 1.3, \
+     "" using 2:9 with linespoints title "LMDB" lc rgb "#56B4E9" lw 2 dt 2 pt 6 ps 1.3
