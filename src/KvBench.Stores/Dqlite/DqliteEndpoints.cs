@@ -13,12 +13,7 @@ internal static class DqliteEndpoints
     /// <exception cref="ArgumentException">The list is empty or a member is not <c>host:port</c>.</exception>
     public static IReadOnlyList<string> Parse(string endpoints)
     {
-        ArgumentNullException.ThrowIfNull(endpoints);
-        string[] members = endpoints.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        if (members.Length == 0)
-        {
-            throw new ArgumentException("A dqlite endpoint lists its members as host:port[,host:port...]; it was empty.", nameof(endpoints));
-        }
+        string[] members = ClusterEndpoints.Split(endpoints, StoreNames.Dqlite);
 
         foreach (string member in members)
         {

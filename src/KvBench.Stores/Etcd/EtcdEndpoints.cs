@@ -12,12 +12,7 @@ internal static class EtcdEndpoints
     /// <exception cref="ArgumentException">The list is empty or a member is not <c>host:port</c> (https is not spoken: KvBench passes no certificates).</exception>
     public static IReadOnlyList<Uri> Parse(string endpoints)
     {
-        ArgumentNullException.ThrowIfNull(endpoints);
-        string[] members = endpoints.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        if (members.Length == 0)
-        {
-            throw new ArgumentException("An etcd endpoint lists its members as host:port[,host:port...]; it was empty.", nameof(endpoints));
-        }
+        string[] members = ClusterEndpoints.Split(endpoints, StoreNames.Etcd);
 
         return [.. members.Select(member => Member(member, endpoints))];
     }
