@@ -265,6 +265,21 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     protected void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_gate.IsClosed, this);
 
+    /// <summary>
+    /// <see cref="TryGetCore"/> for a store whose client hands a value back only as a new array (LiteDB, the SQL
+    /// servers' readers, dqlite's shell): <see cref="GetCore"/>, copied into <paramref name="destination"/>.
+    /// </summary>
+    protected bool TryGetThroughArray(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
+    {
+        if (GetCore(key) is not { } value)
+        {
+            return false;
+        }
+
+        CopyTo(value, destination);
+        return true;
+    }
+
     /// <summary>Copies <paramref name="value"/> into <paramref name="destination"/>.</summary>
     protected static void CopyTo(ReadOnlySpan<byte> value, IBufferWriter<byte> destination)
     {

@@ -15,7 +15,7 @@ namespace KvBench.Stores.Dqlite;
 /// Replicated: a write is acknowledged once a majority of the nodes has it in its Raft log, and libraft writes its log
 /// through descriptors opened O_DIRECT|O_DSYNC, each append a device flush on every node, with no setting to do
 /// otherwise. So every tier it is opened at is Synced: it declares <see cref="StoreCapabilities.SyncsEveryWrite"/>, as
-/// etcd does. Reads are the leader's, without a quorum check (go-dqlite issue 207).
+/// etcd does. Reads are the leader's, without a quorum check (dqlite's documentation, "Consistency model").
 /// </summary>
 internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabilities
 {
@@ -53,8 +53,9 @@ internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabi
     public override string Replication => UserEndpoint is null ? $"Raft, {DqliteCluster.Members} dqlite-demo nodes on this machine" : "Raft, among the nodes of your cluster";
 
     /// <summary>
-    /// No: dqlite's leader runs a query on its own copy of the database without a read index or lease check (go-dqlite
-    /// issue 207), so a leader cut off from the others answers from what it had until it learns it was deposed.
+    /// No: dqlite's leader runs a query on its own copy of the database without a read index or lease check (dqlite's
+    /// documentation, "Consistency model"), so a leader cut off from the others answers from what it had until it
+    /// learns it was deposed.
     /// </summary>
     public override bool LinearizableReads => false;
 

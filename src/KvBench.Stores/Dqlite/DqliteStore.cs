@@ -15,7 +15,7 @@ namespace KvBench.Stores.Dqlite;
 /// leader, committed once a majority has it); a scan is pages of range seeks on the primary key; a batch, or a value too
 /// large for one line, is staged in the leader's temporary tables and written by one statement (<see cref="DqliteSql"/>).
 /// Every read is answered by the leader from what it has applied, without asking the others: a leader cut off from them
-/// that does not know it yet answers from what it has (dqlite has no read index; go-dqlite issue 207). Writes of one
+/// that does not know it yet answers from what it has (dqlite has no read index: its documentation, "Consistency model"). Writes of one
 /// store go one at a time: dqlite runs one write transaction at a time and refuses a second at once (SQLITE_BUSY), so
 /// writers queue here instead of retrying into each other; a busy write (another process's) is still retried.
 /// </summary>
@@ -62,17 +62,7 @@ internal sealed class DqliteStore : StoreAdapter
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
         PutManyCore([KeyValuePair.Create(key.ToArray(), value.ToArray())]);
 
-    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        byte[]? value = GetCore(key);
-        if (value is null)
-        {
-            return false;
-        }
-
-        CopyTo(value, destination);
-        return true;
-    }
+    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => TryGetThroughArray(key, destination);
 
     protected override byte[]? GetCore(ReadOnlySpan<byte> key) =>
         Run([DqliteSql.Select(_table, key)]) switch

@@ -90,16 +90,7 @@ internal sealed class LiteDbStore : StoreAdapter
         }
     }
 
-    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        if (GetCore(key) is not { } value)
-        {
-            return false;
-        }
-
-        CopyTo(value, destination);
-        return true;
-    }
+    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => TryGetThroughArray(key, destination);
 
     protected override byte[]? GetCore(ReadOnlySpan<byte> key) => Find(key)?[ValueField].AsBinary;
 

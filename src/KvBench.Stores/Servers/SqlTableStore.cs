@@ -36,17 +36,7 @@ internal abstract class SqlTableStore : StoreAdapter
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
         Execute(_statements.Upsert, command => command.ExecuteNonQuery(), Bytes(key.ToArray()), Bytes(value.ToArray()));
 
-    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
-    {
-        byte[]? value = GetCore(key);
-        if (value is null)
-        {
-            return false;
-        }
-
-        CopyTo(value, destination);
-        return true;
-    }
+    protected override bool TryGetCore(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => TryGetThroughArray(key, destination);
 
     protected override byte[]? GetCore(ReadOnlySpan<byte> key) =>
         Execute(_statements.Select, command =>
