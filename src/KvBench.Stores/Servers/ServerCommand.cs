@@ -28,15 +28,27 @@ internal static class ServerCommand
         return (process.ExitCode, output.GetAwaiter().GetResult() + error.GetAwaiter().GetResult());
     }
 
-    /// <summary>Runs <paramref name="startInfo"/> to its end; a failure makes the row unavailable, quoting the command's last words.</summary>
+    /// <summary>Runs <paramref name="startInfo"/> to its end; a failure makes the row unavailable, quoting what the command said of it.</summary>
     /// <exception cref="StoreUnavailableException">The command failed or overran <paramref name="timeout"/>.</exception>
     public static void RunOrThrow(string rowName, ProcessStartInfo startInfo, TimeSpan timeout)
     {
         (int exitCode, string output) = Run(startInfo, timeout);
         if (exitCode != 0)
         {
-            throw new StoreUnavailableException(rowName, $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with code {exitCode}: {LastLines(output, 3)}");
+            throw new StoreUnavailableException(rowName, $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with code {exitCode}: {Failure(output)}");
         }
+    }
+
+    /// <summary>
+    /// The first lines of <paramref name="output"/> that name an error, or its last lines when none does: a command's last
+    /// words are often a generic "Aborting" after its cause (mariadb-install-db prints the cause to standard output and
+    /// its last words to standard error, which come after it here).
+    /// </summary>
+    public static string Failure(string output)
+    {
+        string[] errors = [.. output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Where(line => line.Contains("error", StringComparison.OrdinalIgnoreCase)).Take(3)];
+        return errors.Length == 0 ? LastLines(output, 3) : string.Join(" / ", errors);
     }
 
     /// <summary>The last <paramref name="count"/> non-empty lines of <paramref name="output"/>, on one line.</summary>

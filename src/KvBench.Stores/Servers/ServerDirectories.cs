@@ -20,14 +20,20 @@ internal static class ServerDirectories
     {
         if (!Directory.Exists(Root))
         {
-            Directory.CreateDirectory(Root);
-            if (!OperatingSystem.IsWindows())
-            {
-                // Set after creating: the process's umask takes write bits away from a mode given at creation.
-                File.SetUnixFileMode(Root, Shared);
-            }
+            CreateShared(Root);
         }
 
         return Path.Combine(Root, $"{rowName}-{tiers}-{Guid.NewGuid():N}".ToLowerInvariant());
+    }
+
+    /// <summary>Creates <paramref name="path"/> (and its missing parents) so that every user may create files in it, as in /tmp.</summary>
+    public static void CreateShared(string path)
+    {
+        Directory.CreateDirectory(path);
+        if (!OperatingSystem.IsWindows())
+        {
+            // Set after creating: the process's umask takes write bits away from a mode given at creation.
+            File.SetUnixFileMode(path, Shared);
+        }
     }
 }

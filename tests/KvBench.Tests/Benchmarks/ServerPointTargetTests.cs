@@ -3,6 +3,7 @@ using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Tests.Servers;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -12,6 +13,7 @@ namespace KvBench.Tests.Benchmarks;
 /// its adapter keeps for the same directory, so the two are measured on the same data.
 /// </summary>
 [Trait("Category", "Servers")]
+[Collection(AloneOnTheServersCollection.Name)]
 public sealed class ServerPointTargetTests : IClassFixture<ServerHostsFixture>
 {
     private const int TinyRecordCount = 16;

@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Tests.Servers;
 
 namespace KvBench.Tests.Dqlite;
 
@@ -11,7 +12,7 @@ namespace KvBench.Tests.Dqlite;
 /// records of 128 B, and loading the server sections' 50,000 records stopped there.
 /// </summary>
 [Trait("Category", "Servers")]
-[Collection(DqliteBatchCollection.Name)]
+[Collection(AloneOnTheServersCollection.Name)]
 public sealed class DqliteBatchTests : IClassFixture<DqliteHostFixture>
 {
     /// <summary>More than the 10,000 to 15,000 records at which batches of 1,000 began to fail.</summary>
@@ -42,15 +43,4 @@ public sealed class DqliteBatchTests : IClassFixture<DqliteHostFixture>
         VerificationResult read = records.Verify(store, Records, sampleSize: ReadBack);
         Assert.True(read.Ok, $"{read.Missing} of {ReadBack} records read back were missing and {read.Wrong} wrong.");
     }
-}
-
-/// <summary>
-/// Runs <see cref="DqliteBatchTests"/> alone, after the classes that run in parallel: its batches hold the shared
-/// cluster's write lock for about 0.1 s each, and beside it the raw dqlite target (which retries no busy write, as a
-/// raw client would not) and the device-flush test (which waits for the servers to go idle) failed in a local run.
-/// </summary>
-[CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class DqliteBatchCollection
-{
-    public const string Name = "dqlite batches, alone";
 }
