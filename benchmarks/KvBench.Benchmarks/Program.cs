@@ -17,7 +17,8 @@ public static class Program
     public static int Main(string[] args) => args switch
     {
         // A worker process the paired measurement starts.
-        [PairedPriceWorker.Switch, string row, string output, string process] => PairedPriceWorker.RunProcess(row, output, process),
+        [PairedPriceWorker.Switch, string row, string output, string process] => PairedPriceWorker.RunProcess(row, output, process, cells: null),
+        [PairedPriceWorker.Switch, string row, string output, string process, string cells] => PairedPriceWorker.RunProcess(row, output, process, cells),
         [BenchmarkArguments.PairedSwitch, .. string[] pairedArgs] => PairedMeasurement.RunAlone(pairedArgs),
         [] => EvaluationRun.Run(EvaluationPlan.Default),
         [BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full),

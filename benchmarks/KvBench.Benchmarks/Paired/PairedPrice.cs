@@ -10,7 +10,8 @@ namespace KvBench.Benchmarks.Paired;
 /// <summary>
 /// The adapter ÷ raw-driver ratios of the point operations, measured paired: each row and its raw driver in one
 /// process, in alternating blocks (<see cref="PairedRounds"/>), in <see cref="PairedPriceSettings.Processes"/> processes
-/// per row, each process counted once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>).
+/// per row and up to <see cref="PairedPriceSettings.MaxProcesses"/> for a cell still inconclusive, each process counted
+/// once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>).
 /// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carried
 /// every difference between two processes and two moments, and two default runs of one build agreed on 32 of 50 verdicts.
 /// </summary>
@@ -34,27 +35,67 @@ internal static class PairedPrice
             var clock = Stopwatch.StartNew();
             foreach (string row in measured)
             {
-                if (RunWorker(row, process, settings) is { } cells)
-                {
-                    workers[row].Add(cells);
-                }
-                else
-                {
-                    problems.Add($"The paired measurement of {row} against its raw driver failed in process {process + 1} of {settings.Processes}; see the lines above.");
-                }
+                RunWorkerInto(workers[row], problems, row, process, settings, cells: null);
             }
 
             log($"Paired adapter ÷ raw, process {process + 1} of {settings.Processes} of every row: {clock.Elapsed.TotalSeconds:0} s");
         }
 
+        // Then the cells still undecided, alone, one more process each per pass, while the extra time lasts.
+        var extra = Stopwatch.StartNew();
+        for (int process = settings.Processes; process < settings.MaxProcesses && extra.Elapsed < settings.ExtraTime; process++)
+        {
+            Dictionary<string, PairedCellKey[]> undecided = measured
+                .Select(row => (row, cells: Undecided(workers[row])))
+                .Where(pair => pair.cells.Length > 0)
+                .ToDictionary(pair => pair.row, pair => pair.cells);
+            if (undecided.Count == 0)
+            {
+                break;
+            }
+
+            var clock = Stopwatch.StartNew();
+            foreach ((string row, PairedCellKey[] cells) in undecided.TakeWhile(_ => extra.Elapsed < settings.ExtraTime))
+            {
+                RunWorkerInto(workers[row], problems, row, process, settings, cells);
+            }
+
+            log($"Paired adapter ÷ raw, process {process + 1} of the {undecided.Values.Sum(cells => cells.Length)} cells still inconclusive: {clock.Elapsed.TotalSeconds:0} s");
+        }
+
         List<RowRatio> ratios = [.. measured.SelectMany(row => workers[row].SelectMany(cells => cells)
-            .GroupBy(cell => (cell.Method, cell.ValueBytes, cell.Threads))
+            .GroupBy(cell => cell.Key)
             .Select(cell =>
             {
                 (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
-                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell));
+                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
             }))];
         return (ratios, problems);
+    }
+
+    /// <summary>The cells of <paramref name="workers"/> with a goal (<see cref="PointOperationTargets.RatioMethods"/>) that their processes so far leave inconclusive.</summary>
+    private static PairedCellKey[] Undecided(IEnumerable<IReadOnlyList<PairedCell>> workers) => [.. workers
+        .SelectMany(cells => cells)
+        .Where(cell => PointOperationTargets.RatioMethods.Contains(cell.Method))
+        .GroupBy(cell => cell.Key)
+        .Where(cell =>
+        {
+            (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+            return PointOperationTargets.RatioVerdict(ratio, interval) == GoalVerdict.Inconclusive;
+        })
+        .Select(cell => cell.Key)];
+
+    /// <summary>Runs one worker and adds its cells to <paramref name="workers"/>, or a line to <paramref name="problems"/> when it failed.</summary>
+    private static void RunWorkerInto(List<IReadOnlyList<PairedCell>> workers, List<string> problems, string row, int process, PairedPriceSettings settings, IReadOnlyCollection<PairedCellKey>? cells)
+    {
+        if (RunWorker(row, process, settings, cells) is { } measured)
+        {
+            workers.Add(measured);
+        }
+        else
+        {
+            problems.Add($"The paired measurement of {row} against its raw driver failed in process {process + 1}; see the lines above.");
+        }
     }
 
     /// <summary>
@@ -69,8 +110,11 @@ internal static class PairedPrice
             RatioInterval.Median([.. rounds.Select(round => round.ReferenceNanoseconds * (round.Ratio - 1)).Order()]));
     }
 
-    /// <summary>Runs worker process number <paramref name="process"/> for <paramref name="row"/>; its cells, or <see langword="null"/> when it failed (what it printed is passed on).</summary>
-    private static IReadOnlyList<PairedCell>? RunWorker(string row, int process, PairedPriceSettings settings)
+    /// <summary>
+    /// Runs worker process number <paramref name="process"/> for <paramref name="row"/>, measuring <paramref name="cells"/>
+    /// (every cell when <see langword="null"/>); its cells, or <see langword="null"/> when it failed (what it printed is passed on).
+    /// </summary>
+    private static IReadOnlyList<PairedCell>? RunWorker(string row, int process, PairedPriceSettings settings, IReadOnlyCollection<PairedCellKey>? cells)
     {
         string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-{Guid.NewGuid():N}.json");
         var start = new ProcessStartInfo(Environment.ProcessPath!) { UseShellExecute = false };
@@ -82,6 +126,11 @@ internal static class PairedPrice
         foreach (string argument in new[] { PairedPriceWorker.Switch, row, output, process.ToString(CultureInfo.InvariantCulture) })
         {
             start.ArgumentList.Add(argument);
+        }
+
+        if (cells is not null)
+        {
+            start.ArgumentList.Add(PairedCellKey.Format(cells));
         }
 
         // Tier-up without the runtime's 100 ms wait after startup activity, so a cell's warm-up reaches optimized code.

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Reflection;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 
 using BenchmarkDotNet.Attributes;
 
@@ -19,7 +20,10 @@ namespace KvBench.Benchmarks.Paired;
 /// </summary>
 internal static class PairedPriceWorker
 {
-    /// <summary>The switch that starts a worker: <c>--paired-price-worker ROW OUTPUT-FILE PROCESS</c>, PROCESS counting from 0.</summary>
+    /// <summary>
+    /// The switch that starts a worker: <c>--paired-price-worker ROW OUTPUT-FILE PROCESS [CELLS]</c>, PROCESS counting
+    /// from 0, CELLS (<see cref="PairedCellKey.Format"/>) the only cells to measure, every cell without it.
+    /// </summary>
     public const string Switch = "--paired-price-worker";
 
     /// <summary>The methods in the order a worker measures them: the reads, then Put.</summary>
@@ -30,7 +34,7 @@ internal static class PairedPriceWorker
         [.. typeof(PointOperations).GetProperty(nameof(PointOperations.ValueBytes))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>()];
 
     /// <summary>The worker process's entry: 0 when every cell was measured and written, 1 (with one line saying why) otherwise.</summary>
-    public static int RunProcess(string row, string output, string process)
+    public static int RunProcess(string row, string output, string process, string? cells)
     {
         try
         {
@@ -39,7 +43,7 @@ internal static class PairedPriceWorker
                 throw new ArgumentException($"'{process}' is not a process number (0 or more).", nameof(process));
             }
 
-            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount, referenceFirst: number % 2 == 1);
+            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount, referenceFirst: number % 2 == 1, cells is null ? null : PairedCellKey.Parse(cells));
             return 0;
         }
         catch (Exception error) when (error is KeyValueStoreException or InvalidDataException or IOException or ArgumentException)
@@ -54,16 +58,21 @@ internal static class PairedPriceWorker
     /// <see cref="PreloadedRecords"/> says so, as in the benchmarks) and writes the cells to <paramref name="output"/>.
     /// The side loaded first gets the heap and the files first; <paramref name="referenceFirst"/> turns the order round,
     /// and the processes of a row take turns, so what the order favours falls on both sides and into the interval.
+    /// With <paramref name="only"/>, only those cells are measured (in their usual order), and only the value sizes they
+    /// need are loaded.
     /// </summary>
-    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords, bool referenceFirst = false)
+    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords, bool referenceFirst = false, IReadOnlySet<PairedCellKey>? only = null)
     {
+        bool Wanted(string method, int valueBytes, int threads) => only is null || only.Contains(new PairedCellKey(method, valueBytes, threads));
+
         string raw = RowVariants.Name(row, RowVariantKind.Raw);
         int count = PreloadedRecords.For(row, requestedRecords);
         string root = Path.Combine(Path.GetTempPath(), "kvbench-paired", Guid.NewGuid().ToString("N"));
         var cells = new List<PairedCell>();
         try
         {
-            foreach (int valueBytes in ValueSizes.Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size)))
+            foreach (int valueBytes in ValueSizes.Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size)
+                && (only is null || only.Any(cell => cell.ValueBytes == size))))
             {
                 PairedSide LoadRow() => PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count, PairedRole.Row);
                 PairedSide LoadReference() => PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count, PairedRole.Reference);
@@ -74,8 +83,12 @@ internal static class PairedPriceWorker
                 bool manyThreads = valueBytes == settings.ManyThreadsValueBytes && settings.ManyThreads > 1 && PointTargets.ServesManyThreads(raw);
                 foreach (string method in s_methods.Where(method => PointOperations.MeasuresAt(method, valueBytes)))
                 {
-                    cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
-                    if (manyThreads && method is PointMethods.Get or PointMethods.Put)
+                    if (Wanted(method, valueBytes, 1))
+                    {
+                        cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapter, baseline, method, settings)));
+                    }
+
+                    if (manyThreads && method is PointMethods.Get or PointMethods.Put && Wanted(method, valueBytes, settings.ManyThreads))
                     {
                         using CallingThreads adapterThreads = adapter.CallFrom(settings.ManyThreads);
                         using CallingThreads baselineThreads = baseline.CallFrom(settings.ManyThreads);
@@ -99,12 +112,46 @@ internal static class PairedPriceWorker
     }
 }
 
+/// <summary>A cell of the paired measurement: a method at a value size, called from a number of threads.</summary>
+internal sealed record PairedCellKey(string Method, int ValueBytes, int Threads)
+{
+    /// <summary>Cells as a worker's argument: <c>Get@128x1,Put@128x4</c>.</summary>
+    public static string Format(IEnumerable<PairedCellKey> cells) =>
+        string.Join(',', cells.Select(cell => string.Create(CultureInfo.InvariantCulture, $"{cell.Method}@{cell.ValueBytes}x{cell.Threads}")));
+
+    /// <summary>The cells <see cref="Format"/> wrote.</summary>
+    /// <exception cref="ArgumentException"><paramref name="cells"/> names no cell, or one not as <see cref="Format"/> writes it.</exception>
+    public static IReadOnlySet<PairedCellKey> Parse(string cells)
+    {
+        ArgumentNullException.ThrowIfNull(cells);
+        var parsed = new HashSet<PairedCellKey>();
+        foreach (string cell in cells.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            string[] parts = cell.Split('@', 'x');
+            if (parts is not [{ Length: > 0 } method, string size, string threads]
+                || !int.TryParse(size, CultureInfo.InvariantCulture, out int valueBytes) || valueBytes <= 0
+                || !int.TryParse(threads, CultureInfo.InvariantCulture, out int threadCount) || threadCount <= 0)
+            {
+                throw new ArgumentException($"'{cell}' is not a cell (METHOD@VALUE-BYTESxTHREADS, as Get@128x1).", nameof(cells));
+            }
+
+            parsed.Add(new PairedCellKey(method, valueBytes, threadCount));
+        }
+
+        return parsed.Count > 0 ? parsed : throw new ArgumentException("No cell named: give at least one, as Get@128x1.", nameof(cells));
+    }
+}
+
 /// <summary>
 /// One cell of one worker: each round's adapter ÷ raw ratio and raw time per operation, for a method at a value size and
 /// thread count.
 /// </summary>
 internal sealed record PairedCell(string Method, int ValueBytes, double[] Ratios, double[] ReferenceNanoseconds, int Threads = 1)
 {
+    /// <summary>Which cell this is.</summary>
+    [JsonIgnore]
+    public PairedCellKey Key => new(Method, ValueBytes, Threads);
+
     public static PairedCell Of(string method, int valueBytes, PairedSamples samples, int threads = 1) =>
         new(method, valueBytes, samples.Ratios, samples.ReferenceNanoseconds, threads);
 }

@@ -33,6 +33,11 @@ public static class PointOperationReport
         markdown.Append(paired is null ? SeparateProcessesMethod : PairedMethod(paired.Settings));
         markdown.AppendLine(CultureInfo.InvariantCulture, $" Goal: at most {PointOperationTargets.MaxAdapterOverRaw:0.00} for Put, Get and HaveKey, met when the whole interval is under it, missed when the whole interval is over it, inconclusive otherwise.").AppendLine();
         AppendRatioTable(markdown, adapterRatios, columns, RowVariantKind.Adapter, list);
+        if (paired is not null)
+        {
+            AppendExtraProcesses(markdown, paired);
+        }
+
         if (paired is not null && paired.Ratios.Any(ratio => ratio.CallTime is not null))
         {
             markdown.AppendLine().AppendLine("### What the adapter adds per call").AppendLine();
@@ -70,13 +75,25 @@ public static class PointOperationReport
         return markdown.ToString();
     }
 
+    /// <summary>A line naming the cells measured in more processes than every cell was, with their counts and verdicts.</summary>
+    private static void AppendExtraProcesses(StringBuilder markdown, PairedRatios paired)
+    {
+        List<RowRatio> extra = [.. paired.Ratios.Where(ratio => ratio.Processes > paired.Settings.Processes)];
+        markdown.AppendLine().AppendLine(extra.Count == 0
+            ? string.Create(CultureInfo.InvariantCulture, $"No cell needed more than {paired.Settings.Processes} processes.")
+            : string.Create(CultureInfo.InvariantCulture, $"Measured in more than {paired.Settings.Processes} processes, being inconclusive after them: ")
+                + string.Join("; ", extra.Select(ratio => string.Create(CultureInfo.InvariantCulture,
+                    $"{ratio.Row} {ratio.Method} {ratio.ValueBytes} B{(ratio.Threads == 1 ? string.Empty : $" at {ratio.Threads} threads")} in {ratio.Processes}, {PointOperationTargets.RatioVerdict(ratio.Value, ratio.Interval).ToString().ToLowerInvariant()}")))
+                + ".");
+    }
+
     private static string SeparateProcessesMethod { get; } = string.Create(
         CultureInfo.InvariantCulture,
         $"Median of the adapter row divided by the median of the same operations written directly against the store's package, each measured by BenchmarkDotNet in a process of its own in this run, with its {RatioInterval.Confidence:0%} confidence interval in brackets (a bootstrap over both rows' iterations: it cannot see what differs between two processes, so read its verdicts as a screen).");
 
     private static string PairedMethod(PairedPriceSettings settings) => string.Create(
         CultureInfo.InvariantCulture,
-        $"Time of the adapter divided by that of the same operations written directly against the store's package, measured paired: both loaded alike in one process and called in alternating blocks of the same operations (about {settings.Block.TotalMilliseconds:0} ms each, {settings.Rounds} rounds after at least {settings.Warmup.TotalMilliseconds:0} ms of warm-up and once the JIT had gone quiet), in {settings.Processes} processes per row, taking turns at loading the raw driver first. Each process counts once, by the median of its rounds: what differs between processes (code layout, the heap's pages, the JIT's choices) holds for all of a process's rounds and moves a fast row by more than the goal. The ratio is the geometric mean of the processes' medians; in brackets its {RatioInterval.Confidence:0%} confidence interval, Student's t over their logarithms, so it is as wide as the processes disagree and as few as they are. Not BenchmarkDotNet's numbers: its cases run in separate processes minutes apart, and the ratio of two of its medians carries every difference between the two.");
+        $"Time of the adapter divided by that of the same operations written directly against the store's package, measured paired: both loaded alike in one process and called in alternating blocks of the same operations (about {settings.Block.TotalMilliseconds:0} ms each, {settings.Rounds} rounds after at least {settings.Warmup.TotalMilliseconds:0} ms of warm-up and once the JIT had gone quiet), in {settings.Processes} processes per row, taking turns at loading the raw driver first; a cell whose goal was still inconclusive then was measured again, alone with its row's other undecided cells, in one more process per pass, until it was decided or had {settings.MaxProcesses} processes, while {settings.ExtraTime.TotalSeconds:0} s lasted (the cells measured so are listed under the table). Each process counts once, by the median of its rounds: what differs between processes (code layout, the heap's pages, the JIT's choices) holds for all of a process's rounds and moves a fast row by more than the goal. The ratio is the geometric mean of the processes' medians; in brackets its {RatioInterval.Confidence:0%} confidence interval, Student's t over their logarithms, so it is as wide as the processes disagree and as few as they are. Not BenchmarkDotNet's numbers: its cases run in separate processes minutes apart, and the ratio of two of its medians carries every difference between the two.");
 
     /// <summary>
     /// Adapter ÷ raw driver for each method and thread count, as GitHub markdown: what the contract costs when several

@@ -91,7 +91,8 @@ public static class PointOperationTargets
         foreach (RowRatio ratio in (adapterRatios ?? PointRatios.Compute(list)).Where(ratio => RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
         {
             string threads = ratio.Threads == 1 ? string.Empty : $" at {ratio.Threads} threads";
-            checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}{threads}", ratio.Formatted, RatioVerdict(ratio)));
+            string processes = ratio.Processes > 0 ? $", {ratio.Processes} processes" : string.Empty;
+            checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}{threads}", ratio.Formatted + processes, RatioVerdict(ratio.Value, ratio.Interval)));
         }
 
         return checks;
@@ -103,12 +104,13 @@ public static class PointOperationTargets
             && result.Method == adapter.Method && result.ValueBytes == adapter.ValueBytes && result.Threads == adapter.Threads);
 
     /// <summary>
-    /// Met when the whole interval is at or under <see cref="MaxAdapterOverRaw"/>, missed when it is wholly above,
-    /// inconclusive when it straddles; a ratio without an interval (too few iterations) is judged on its median.
+    /// The verdict on an adapter ÷ raw <paramref name="ratio"/>: met when the whole <paramref name="interval"/> is at or
+    /// under <see cref="MaxAdapterOverRaw"/>, missed when it is wholly above, inconclusive when it straddles; a ratio
+    /// without an interval (too few iterations) is judged on itself.
     /// </summary>
-    private static GoalVerdict RatioVerdict(RowRatio ratio)
+    public static GoalVerdict RatioVerdict(double ratio, (double Low, double High)? interval)
     {
-        (double low, double high) = ratio.Interval ?? (ratio.Value, ratio.Value);
+        (double low, double high) = interval ?? (ratio, ratio);
         return high <= MaxAdapterOverRaw ? GoalVerdict.Met
             : low > MaxAdapterOverRaw ? GoalVerdict.Missed
             : GoalVerdict.Inconclusive;

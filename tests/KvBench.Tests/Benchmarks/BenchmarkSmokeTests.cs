@@ -99,6 +99,26 @@ public sealed class BenchmarkSmokeTests
         RunEveryBenchmarkOnce(benchmark, benchmark.Setup, benchmark.Cleanup);
     }
 
+    [Fact]
+    public void A_paired_worker_given_cells_measures_those_alone()
+    {
+        string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-test-{Guid.NewGuid():N}.json");
+        var settings = new PairedPriceSettings { Rounds = 3, Block = TimeSpan.FromMilliseconds(0.05), Warmup = TimeSpan.FromMilliseconds(1) };
+        IReadOnlySet<PairedCellKey> only = PairedCellKey.Parse($"{PointMethods.HaveKey}@128x1,{PointMethods.Put}@128x{settings.ManyThreads}");
+        try
+        {
+            PairedPriceWorker.Run(StoreNames.Memory, output, settings, TinyRecordCount, only: only);
+            List<PairedCell> cells = System.Text.Json.JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output))!;
+
+            Assert.Equal(only, cells.Select(cell => cell.Key).ToHashSet());
+            Assert.Equal(only.Count, cells.Count);
+        }
+        finally
+        {
+            File.Delete(output);
+        }
+    }
+
     [Theory]
     [MemberData(nameof(PairedRows))]
     public void A_paired_worker_measures_every_method_and_size_its_row_and_raw_driver_share(string row)

@@ -107,4 +107,27 @@ public sealed class PairedRatioTests
         Assert.Contains("| LiteDB | LiteDB_raw | -20 ns on 2500 ns |", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("### What the adapter adds per call", PointOperationReport.ToMarkdown([]), StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void The_cells_measured_in_extra_processes_are_named_with_their_counts_and_verdicts()
+    {
+        var paired = new PairedRatios(
+            [
+                new RowRatio(PointMethods.Get, 128, "LMDB", "LMDB_raw", 1.02, (0.99, 1.05), Processes: 6),
+                new RowRatio(PointMethods.Put, 128, "RocksDB", "RocksDB_raw", 0.98, (0.81, 1.19), Threads: 4, Processes: 5),
+                new RowRatio(PointMethods.HaveKey, 128, "LiteDB", "LiteDB_raw", 1.00, (0.98, 1.02), Processes: 3),
+            ],
+            PairedPriceSettings.Default);
+
+        string markdown = PointOperationReport.ToMarkdown([], paired);
+
+        Assert.Contains("Measured in more than 3 processes, being inconclusive after them: LMDB Get 128 B in 6, met; RocksDB Put 128 B at 4 threads in 5, inconclusive.", markdown, StringComparison.Ordinal);
+        Assert.Contains(
+            PointOperationTargets.Check([], paired.Ratios),
+            check => check is { Row: "RocksDB", Measured: "0.98 (0.81–1.19), 5 processes", Verdict: GoalVerdict.Inconclusive });
+        Assert.Contains(
+            "No cell needed more than 3 processes.",
+            PointOperationReport.ToMarkdown([], new PairedRatios([paired.Ratios[2]], PairedPriceSettings.Default)),
+            StringComparison.Ordinal);
+    }
 }
