@@ -30,5 +30,7 @@ internal sealed class FileSystemRow() : StoreRow(StoreNames.FileSystem, new Stor
         ? null
         : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not ported to {RuntimeInformation.OSDescription}.";
 
+    internal override bool FilePerRecord => true;
+
     private protected override string DescribeEngine() => $"System.IO on {RuntimeInformation.FrameworkDescription}";
 }
