@@ -30,12 +30,12 @@ public sealed record PairedPriceSettings
     public int MaxProcesses { get; init; } = 6;
 
     /// <summary>
-    /// How long the extra processes of undecided cells may take in all: 30 s by default, what the default evaluation's
-    /// 15 minutes leave (fresh-clone runs without them took 14 min 10 s and 14 min 21 s); no worker starts after it, so
-    /// the last pass may leave some rows out. A pass of extra processes took 22 to 25 s here when 21 to 26 cells were
-    /// undecided, so most cells get one or two more processes, not up to <see cref="MaxProcesses"/>.
+    /// How long the extra processes of undecided cells may take in all: 20 s by default, what the default evaluation's
+    /// 15 minutes leave; no worker starts after it, so a pass may leave some rows out. With 30 s two default runs on fresh
+    /// clones took 14 min 3 s and 14 min 44 s (the second on a slower machine: its build, BenchmarkDotNet cases and probes
+    /// each took longer), and their first pass of extra processes 20 and 24 s for 26 and 27 undecided cells.
     /// </summary>
-    public TimeSpan ExtraTime { get; init; } = TimeSpan.FromSeconds(30);
+    public TimeSpan ExtraTime { get; init; } = TimeSpan.FromSeconds(20);
 
     /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 20 by default.</summary>
     public int Rounds { get; init; } = 20;
