@@ -67,7 +67,7 @@ internal static class PairedPrice
             .GroupBy(cell => cell.Key)
             .Select(cell =>
             {
-                (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+                (double ratio, (double Low, double High)? interval) = Pooled(cell);
                 return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
             }))];
         return (ratios, problems);
@@ -80,10 +80,14 @@ internal static class PairedPrice
         .GroupBy(cell => cell.Key)
         .Where(cell =>
         {
-            (double ratio, (double Low, double High)? interval) = RatioInterval.OfProcesses([.. cell.Select(worker => (IReadOnlyList<double>)worker.Ratios)]);
+            (double ratio, (double Low, double High)? interval) = Pooled(cell);
             return PointOperationTargets.RatioVerdict(ratio, interval) == GoalVerdict.Inconclusive;
         })
         .Select(cell => cell.Key)];
+
+    /// <summary>One cell's ratio and interval over the processes that measured it, each counted once (<see cref="RatioInterval.OfProcesses"/>).</summary>
+    private static (double Ratio, (double Low, double High)? Interval) Pooled(IEnumerable<PairedCell> processes) =>
+        RatioInterval.OfProcesses([.. processes.Select(process => (IReadOnlyList<double>)process.Ratios)]);
 
     /// <summary>Runs one worker and adds its cells to <paramref name="workers"/>, or a line to <paramref name="problems"/> when it failed.</summary>
     private static void RunWorkerInto(List<IReadOnlyList<PairedCell>> workers, List<string> problems, string row, int process, PairedPriceSettings settings, IReadOnlyCollection<PairedCellKey>? cells)
