@@ -37,8 +37,11 @@ public sealed record PairedPriceSettings
     /// </summary>
     public TimeSpan ExtraTime { get; init; } = TimeSpan.FromSeconds(20);
 
-    /// <summary>Rounds per cell and process, each one block of the adapter and one of the raw driver: 20 by default.</summary>
-    public int Rounds { get; init; } = 20;
+    /// <summary>
+    /// Rounds per cell and process, each two blocks of the adapter and two of the raw driver in ABBA order: 10 by default,
+    /// the forty blocks that twenty rounds of one block a side took.
+    /// </summary>
+    public int Rounds { get; init; } = 10;
 
     /// <summary>
     /// About how long one block of the slower side runs: 2 ms by default. Short, so both sides of a round see the same
