@@ -41,7 +41,7 @@ public static class PointOperationReport
         if (paired is not null && paired.Ratios.Any(ratio => ratio.CallTime is not null))
         {
             markdown.AppendLine().AppendLine("### What the adapter adds per call").AppendLine();
-            markdown.AppendLine("The same rounds read as time: the raw driver's time per call and what the adapter added to it, each the median over every round of every process. A fixed price per call (the contract's checks and its lifetime gate, about the same nanoseconds on every row) weighs most on the fastest calls, so a ratio over the goal with an addition no larger than the other rows' is that price, and one with a far larger addition is a slower path in that row's adapter.").AppendLine();
+            markdown.AppendLine("The same rounds read as time: the raw driver's time per call in its blocks that followed its own (its caches warm, as a program calling it over and over finds them) and what the adapter added to it (that time by the round's ratio less one), each the median over every round of every process. A fixed price per call (the contract's checks and its lifetime gate, about the same nanoseconds on every row) weighs most on the fastest calls, so a ratio over the goal with an addition no larger than the other rows' is that price, and one with a far larger addition is a slower path in that row's adapter.").AppendLine();
             AppendCallTimeTable(markdown, paired.Ratios, columns);
         }
 
