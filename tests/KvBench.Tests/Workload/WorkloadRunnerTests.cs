@@ -3,6 +3,8 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
 
+using Xunit.Abstractions;
+
 namespace KvBench.Tests.Workload;
 
 /// <summary>The runner on real stores: every YCSB preset on every row, every read verified, and a wrong value caught.</summary>
@@ -12,19 +14,47 @@ public sealed class WorkloadRunnerTests
     [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
     public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name) => RunEveryYcsbPreset(name);
 
-    /// <summary>The check, for any row (<see cref="ServerWorkloadTests"/> runs it over the server rows, with <paramref name="settings"/> of its own).</summary>
-    internal static void RunEveryYcsbPreset(string name, SuiteSettings? settings = null)
+    /// <summary>
+    /// The check, for any row (<see cref="ServerWorkloadTests"/> runs it over the server rows, with <paramref name="settings"/>
+    /// of its own): every read of every window right, and every operation of every preset run in some window of it.
+    /// </summary>
+    /// <param name="name">The row.</param>
+    /// <param name="settings">The windows' lengths; the smoke settings when left out.</param>
+    /// <param name="windowsPerPreset">
+    /// How many windows a preset may take to show every operation of its mix: a preset whose window recorded none of an
+    /// operation, and no error, is run again on a fresh load, up to this many windows in all. Every window's reads are
+    /// checked; only the coverage is counted over the windows together.
+    /// </param>
+    /// <param name="output">Receives a line for every window run again, and why.</param>
+    internal static void RunEveryYcsbPreset(string name, SuiteSettings? settings = null, int windowsPerPreset = 1, ITestOutputHelper? output = null)
     {
         using var directory = new TempDirectory();
+        settings ??= SuiteSettings.Smoke;
 
-        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Ycsb([name], YcsbWorkloads.All, settings ?? SuiteSettings.Smoke, directory.Path);
+        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Ycsb([name], YcsbWorkloads.All, settings, directory.Path);
 
         Assert.Equal(YcsbWorkloads.All.Select(workload => workload.Name).Order(), results.Select(result => result.Workload.Name).Order());
-        foreach (WorkloadResult result in results)
+        foreach (WorkloadResult first in results)
         {
-            Assert.True(result.Succeeded, $"{name} {result.Workload.Name}: {result.WrongReads} wrong reads, {result.Errors} errors ({result.FirstError}).");
-            Assert.All(result.Operations, operation => Assert.True(operation.Latency.Count > 0, $"{name} {result.Workload.Name} ran no {operation.Type}."));
-            Assert.True(result.CheckedReads > 0, $"{name} {result.Workload.Name} checked no read.");
+            var ran = new HashSet<OperationType>();
+            long checkedReads = 0;
+            WorkloadResult result = first;
+            for (int window = 1; ; window++)
+            {
+                Assert.True(result.Succeeded, $"{name} {result.Workload.Name}: {result.WrongReads} wrong reads, {result.Errors} errors ({result.FirstError}).");
+                ran.UnionWith(result.Operations.Where(operation => operation.Latency.Count > 0).Select(operation => operation.Type));
+                checkedReads += result.CheckedReads;
+                OperationType[] missing = [.. result.Operations.Select(operation => operation.Type).Where(type => !ran.Contains(type))];
+                if ((missing.Length == 0 && checkedReads > 0) || window == windowsPerPreset)
+                {
+                    Assert.True(missing.Length == 0, $"{name} {result.Workload.Name} ran no {string.Join(" and no ", missing)} in {window} window(s).");
+                    Assert.True(checkedReads > 0, $"{name} {result.Workload.Name} checked no read in {window} window(s).");
+                    break;
+                }
+
+                output?.WriteLine($"{name} {result.Workload.Name}: window {window} recorded no {string.Join(" and no ", missing)} ({checkedReads} reads checked) and no error; running it again.");
+                result = WorkloadSuites.Ycsb([name], [result.Workload], settings, directory.Path).Single();
+            }
         }
     }
 
@@ -140,7 +170,7 @@ public sealed class WorkloadRunnerTests
 
 /// <summary>Every YCSB preset on every server row, their servers started once for the class.</summary>
 [Trait("Category", "Servers")]
-public sealed class ServerWorkloadTests : IClassFixture<ServerHostsFixture>
+public sealed class ServerWorkloadTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
 {
     /// <summary>
     /// A measured window of 1 s, not the smoke settings' 200 ms: in a clean-clone CI, while the run's other classes
@@ -154,7 +184,17 @@ public sealed class ServerWorkloadTests : IClassFixture<ServerHostsFixture>
     /// </summary>
     private static readonly SuiteSettings s_settings = SuiteSettings.Smoke with { Warmup = TimeSpan.FromMilliseconds(500), Duration = TimeSpan.FromSeconds(1) };
 
+    /// <summary>
+    /// Three windows a preset, not one: in a later clean-clone CI still, etcd's YCSB-A recorded no read and no update, and
+    /// no error, in its 1 s, so both threads' calls had outlasted the window, while the same preset on an idle machine,
+    /// and with four busy loops and a synced writer beside it, ran 55 to 280 of each with the slowest under 80 ms. The
+    /// cause of such a stall (an election, a snapshot, the disk) was not seen; a longer window for every preset would
+    /// only make it rarer, and cost every run the time, while a preset run again on a fresh load costs only the run
+    /// that stalled. Wrong reads and errors still fail the first window.
+    /// </summary>
+    private const int WindowsPerPreset = 3;
+
     [Theory]
     [MemberData(nameof(Rows.Servers), MemberType = typeof(Rows))]
-    public void Every_ycsb_preset_runs_on_every_server_row_with_every_read_right(string name) => WorkloadRunnerTests.RunEveryYcsbPreset(name, s_settings);
+    public void Every_ycsb_preset_runs_on_every_server_row_with_every_read_right(string name) => WorkloadRunnerTests.RunEveryYcsbPreset(name, s_settings, WindowsPerPreset, output);
 }
