@@ -120,7 +120,7 @@ internal sealed record PairedCellKey(string Method, int ValueBytes, int Threads)
         string.Join(',', cells.Select(cell => string.Create(CultureInfo.InvariantCulture, $"{cell.Method}@{cell.ValueBytes}x{cell.Threads}")));
 
     /// <summary>The cells <see cref="Format"/> wrote.</summary>
-    /// <exception cref="ArgumentException"><paramref name="cells"/> names no cell, or one not as <see cref="Format"/> writes it.</exception>
+    /// <exception cref="ArgumentException"><paramref name="cells"/> names no cell, one not as <see cref="Format"/> writes it, or a method not in <see cref="PointMethods.All"/>.</exception>
     public static IReadOnlySet<PairedCellKey> Parse(string cells)
     {
         ArgumentNullException.ThrowIfNull(cells);
@@ -133,6 +133,11 @@ internal sealed record PairedCellKey(string Method, int ValueBytes, int Threads)
                 || !int.TryParse(threads, CultureInfo.InvariantCulture, out int threadCount) || threadCount <= 0)
             {
                 throw new ArgumentException($"'{cell}' is not a cell (METHOD@VALUE-BYTESxTHREADS, as Get@128x1).", nameof(cells));
+            }
+
+            if (!PointMethods.All.Contains(method, StringComparer.Ordinal))
+            {
+                throw new ArgumentException($"'{cell}' names no point method: the methods are {string.Join(", ", PointMethods.All)}.", nameof(cells));
             }
 
             parsed.Add(new PairedCellKey(method, valueBytes, threadCount));

@@ -23,6 +23,8 @@ public sealed class PairedCellKeyTests
     [InlineData("Get@0x1", "'Get@0x1' is not a cell")]
     [InlineData("Get@128x-4", "'Get@128x-4' is not a cell")]
     [InlineData("@128x1", "'@128x1' is not a cell")]
+    [InlineData("Get@128x1,Foo@128x1", "'Foo@128x1' names no point method: the methods are Put, Get, GetArray, HaveKey.")]
+    [InlineData("get@128x1", "'get@128x1' names no point method")]
     public void A_list_that_is_not_cells_is_refused_by_name(string cells, string expected)
     {
         ArgumentException error = Assert.Throws<ArgumentException>(() => PairedCellKey.Parse(cells));
