@@ -44,6 +44,18 @@ public sealed class ProbeTests(MeasuredRows rows) : IClassFixture<MeasuredRows>
     }
 
     [Fact]
+    public void A_write_the_store_acknowledged_and_dropped_fails_the_throughput_probe()
+    {
+        using var directory = new TempDirectory();
+        StoreRow memory = StoreCatalog.Row(StoreNames.Memory);
+
+        InvalidDataException error = Assert.Throws<InvalidDataException>(() =>
+            CapabilityProbes.Throughput(options => new ForgetfulStore(memory.Open(options), every: 7), directory.Path, records: 500, TimeSpan.FromMilliseconds(50)));
+
+        Assert.Contains(StoreNames.Memory, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_key_limit_claimed_too_high_is_caught_by_the_key_probe()
     {
         using var directory = new TempDirectory();
