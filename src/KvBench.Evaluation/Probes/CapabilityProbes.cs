@@ -106,9 +106,9 @@ public static class CapabilityProbes
 
     /// <summary>
     /// Single-thread Get and Put loops of 9-byte keys and 128-byte values at Buffered durability, each measured for
-    /// <paramref name="duration"/> after a fifth of that unmeasured. Every Put writes the next version of its record's value, so each one changes the
-    /// bytes its key holds (see <see cref="ValueVersion"/>), and every key is checked afterwards, in a scan of the whole
-    /// store, for the version written last.
+    /// <paramref name="duration"/> after a fifth of that unmeasured. Every Put writes the next version of its record's
+    /// value, so each one changes the bytes its key holds (see <see cref="ValueVersion"/>), and every key is checked
+    /// afterwards, in a scan of the whole store, for the version written last.
     /// </summary>
     public static ThroughputMeasurement Throughput(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int records, TimeSpan duration)
     {
