@@ -10,8 +10,7 @@ internal static class PairedMeasurement
     public static IReadOnlyList<string> Measure(IReadOnlyList<string> rows, out PairedRatios paired)
     {
         Console.WriteLine("// Adapter ÷ raw driver, measured paired...");
-        (IReadOnlyList<RowRatio> ratios, IReadOnlyList<string> problems) = PairedPrice.Measure(rows, PairedPriceSettings.Default, line => Console.WriteLine($"//   {line}"));
-        paired = new PairedRatios(ratios, PairedPriceSettings.Default);
+        (paired, IReadOnlyList<string> problems) = PairedPrice.Measure(rows, PairedPriceSettings.Default, line => Console.WriteLine($"//   {line}"));
         foreach (string problem in problems)
         {
             Console.WriteLine(problem);

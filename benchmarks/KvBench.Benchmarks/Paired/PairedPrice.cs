@@ -11,20 +11,25 @@ namespace KvBench.Benchmarks.Paired;
 /// The adapter ÷ raw-driver ratios of the point operations, measured paired: each row and its raw driver in one
 /// process, in alternating blocks (<see cref="PairedRounds"/>), in <see cref="PairedPriceSettings.Processes"/> processes
 /// per row and up to <see cref="PairedPriceSettings.MaxProcesses"/> for a cell still inconclusive, each process counted
-/// once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>).
+/// once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>); beside them the method's null
+/// (<see cref="PairedPriceSettings.NullRows"/>), measured alike.
 /// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carried
 /// every difference between two processes and two moments, and two default runs of one build agreed on 32 of 50 verdicts.
 /// </summary>
 internal static class PairedPrice
 {
-    /// <summary>The ratios of every row in <paramref name="rows"/> that has a raw driver, and a line for each row whose worker failed.</summary>
-    public static (IReadOnlyList<RowRatio> Ratios, IReadOnlyList<string> Problems) Measure(IEnumerable<string> rows, PairedPriceSettings settings, Action<string> log)
+    /// <summary>
+    /// The ratios of every row in <paramref name="rows"/> that has a raw driver, with the null of each of those raw drivers
+    /// that <see cref="PairedPriceSettings.NullRows"/> names, and a line for each row whose worker failed.
+    /// </summary>
+    public static (PairedRatios Ratios, IReadOnlyList<string> Problems) Measure(IEnumerable<string> rows, PairedPriceSettings settings, Action<string> log)
     {
         ArgumentNullException.ThrowIfNull(rows);
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(log);
         string[] measured = [.. rows.Where(row => PointTargets.Names.Contains(RowVariants.Name(row, RowVariantKind.Raw)))];
-        Dictionary<string, List<IReadOnlyList<PairedCell>>> workers = measured.ToDictionary(row => row, _ => new List<IReadOnlyList<PairedCell>>());
+        string[] nulls = [.. settings.NullRows.Where(raw => measured.Select(row => RowVariants.Name(row, RowVariantKind.Raw)).Contains(raw))];
+        Dictionary<string, List<IReadOnlyList<PairedCell>>> workers = measured.Concat(nulls).ToDictionary(row => row, _ => new List<IReadOnlyList<PairedCell>>());
         var problems = new List<string>();
 
         // Pass by pass, every row once per pass: a row's processes run minutes apart, not back to back, so what the
@@ -33,7 +38,7 @@ internal static class PairedPrice
         for (int process = 0; process < settings.Processes; process++)
         {
             var clock = Stopwatch.StartNew();
-            foreach (string row in measured)
+            foreach (string row in measured.Concat(nulls))
             {
                 RunWorkerInto(workers[row], problems, row, process, settings, cells: null);
             }
@@ -63,14 +68,15 @@ internal static class PairedPrice
             log($"Paired adapter ÷ raw, process {process + 1} of the {undecided.Values.Sum(cells => cells.Length)} cells still inconclusive: {clock.Elapsed.TotalSeconds:0} s");
         }
 
-        List<RowRatio> ratios = [.. measured.SelectMany(row => workers[row].SelectMany(cells => cells)
+        List<RowRatio> RatiosOf(IEnumerable<string> sides) => [.. sides.SelectMany(row => workers[row].SelectMany(cells => cells)
             .GroupBy(cell => cell.Key)
             .Select(cell =>
             {
                 (double ratio, (double Low, double High)? interval) = Pooled(cell);
-                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, RowVariants.Name(row, RowVariantKind.Raw), ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
+                string reference = PairedPriceWorker.IsNull(row) ? row : RowVariants.Name(row, RowVariantKind.Raw);
+                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, reference, ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
             }))];
-        return (ratios, problems);
+        return (new PairedRatios(RatiosOf(measured), settings, RatiosOf(nulls)), problems);
     }
 
     /// <summary>The cells of <paramref name="workers"/> with a goal (<see cref="PointOperationTargets.RatioMethods"/>) that their processes so far leave inconclusive.</summary>
@@ -98,7 +104,7 @@ internal static class PairedPrice
         }
         else
         {
-            problems.Add($"The paired measurement of {row} against its raw driver failed in process {process + 1}; see the lines above.");
+            problems.Add($"The paired measurement of {row} against {(PairedPriceWorker.IsNull(row) ? "itself" : "its raw driver")} failed in process {process + 1}; see the lines above.");
         }
     }
 

@@ -12,7 +12,8 @@ using KvBench.Evaluation.Measuring;
 namespace KvBench.Benchmarks.Paired;
 
 /// <summary>
-/// One process of the paired measurement: a row and its raw driver, each loaded on a directory of its own at every value
+/// One process of the paired measurement: a row and its raw driver (or, for a raw driver named as the row, a second copy
+/// of itself: the method's null, <see cref="PairedPriceSettings.NullRows"/>), each loaded on a directory of its own at every value
 /// size <see cref="PointOperations"/> measures, every method measured in <see cref="PairedRounds"/>, reads before Put
 /// (a Put rewrites the dataset, equally often on both sides), Get and Put also from
 /// <see cref="PairedPriceSettings.ManyThreads"/> threads where the raw driver serves many, the results written as JSON
@@ -65,7 +66,7 @@ internal static class PairedPriceWorker
     {
         bool Wanted(string method, int valueBytes, int threads) => only is null || only.Contains(new PairedCellKey(method, valueBytes, threads));
 
-        string raw = RowVariants.Name(row, RowVariantKind.Raw);
+        string raw = IsNull(row) ? row : RowVariants.Name(row, RowVariantKind.Raw);
         int count = PreloadedRecords.For(row, requestedRecords);
         string root = Path.Combine(Path.GetTempPath(), "kvbench-paired", Guid.NewGuid().ToString("N"));
         var cells = new List<PairedCell>();
@@ -74,8 +75,8 @@ internal static class PairedPriceWorker
             foreach (int valueBytes in ValueSizes.Where(size => PointTargets.Measures(raw, size) && PointTargets.Measures(row, size)
                 && (only is null || only.Any(cell => cell.ValueBytes == size))))
             {
-                PairedSide LoadRow() => PairedSide.Load(row, Path.Combine(root, $"{row}-{valueBytes}"), valueBytes, count, PairedRole.Row);
-                PairedSide LoadReference() => PairedSide.Load(raw, Path.Combine(root, $"{raw}-{valueBytes}"), valueBytes, count, PairedRole.Reference);
+                PairedSide LoadRow() => PairedSide.Load(row, Path.Combine(root, $"{PairedRole.Row}-{valueBytes}"), valueBytes, count, PairedRole.Row);
+                PairedSide LoadReference() => PairedSide.Load(raw, Path.Combine(root, $"{PairedRole.Reference}-{valueBytes}"), valueBytes, count, PairedRole.Reference);
                 using PairedSide first = referenceFirst ? LoadReference() : LoadRow();
                 using PairedSide second = referenceFirst ? LoadRow() : LoadReference();
                 PairedSide adapter = referenceFirst ? second : first;
@@ -110,6 +111,9 @@ internal static class PairedPriceWorker
 
         File.WriteAllText(output, JsonSerializer.Serialize(cells));
     }
+
+    /// <summary>Whether <paramref name="row"/> is a raw driver, measured against a second copy of itself.</summary>
+    public static bool IsNull(string row) => RowVariants.Parse(row).Kind == RowVariantKind.Raw;
 }
 
 /// <summary>A cell of the paired measurement: a method at a value size, called from a number of threads.</summary>

@@ -1,3 +1,5 @@
+using KvBench.Stores;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>
@@ -66,11 +68,24 @@ public sealed record PairedPriceSettings
     /// <summary>The value size the many-thread cells are measured at: 128 bytes, the size the goals are set at.</summary>
     public int ManyThreadsValueBytes { get; init; } = 128;
 
+    /// <summary>
+    /// The method's null: raw drivers measured against a second copy of themselves exactly as a row is against its raw
+    /// driver, in the same passes, whenever their row is measured; <c>Memory_raw</c> by default, the fastest calls, where
+    /// the method's own noise weighs most. The ratio is 1 in truth, so its intervals show what the method alone makes of
+    /// no difference, at one thread and at <see cref="ManyThreads"/>, and one without 1 in it would say the method
+    /// favours a side. Measured so by hand: Memory_raw, FASTER_raw, LMDB_raw and RocksDB_raw against themselves in ten
+    /// processes each spread by 0.01 to 0.08 in logarithms at one thread and by 0.10 to 0.20 at four threads on two
+    /// cores, where the adapters against their raw drivers spread by 0.01 to 0.20 and 0.05 to 0.20. One row: each costs
+    /// about 4 s a process of the evaluation's 15 minutes.
+    /// </summary>
+    public IReadOnlyList<string> NullRows { get; init; } = [RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw)];
+
     /// <summary>How long one process may take before it is killed and its row reported as failed: 5 minutes by default.</summary>
     public TimeSpan ProcessTimeout { get; init; } = TimeSpan.FromMinutes(5);
 }
 
 /// <summary>Adapter ÷ raw-driver ratios measured paired, with the settings they were measured with.</summary>
-/// <param name="Ratios">One per row, method and value size.</param>
+/// <param name="Ratios">One per row, method, value size and thread count.</param>
 /// <param name="Settings">How they were measured.</param>
-public sealed record PairedRatios(IReadOnlyList<RowRatio> Ratios, PairedPriceSettings Settings);
+/// <param name="Null">The method's null (<see cref="PairedPriceSettings.NullRows"/>): a raw driver against itself, one per method, value size and thread count.</param>
+public sealed record PairedRatios(IReadOnlyList<RowRatio> Ratios, PairedPriceSettings Settings, IReadOnlyList<RowRatio>? Null = null);

@@ -36,6 +36,7 @@ public static class PointOperationReport
         if (paired is not null)
         {
             AppendExtraProcesses(markdown, paired);
+            AppendNull(markdown, paired);
         }
 
         if (paired is not null && paired.Ratios.Any(ratio => ratio.CallTime is not null))
@@ -87,6 +88,34 @@ public static class PointOperationReport
                 + ".");
     }
 
+    /// <summary>
+    /// The method's null (<see cref="PairedPriceSettings.NullRows"/>): a raw driver against a copy of itself, every cell
+    /// of it in one table, and which intervals leave 1 out (one in twenty does by chance; many, or far, says the method
+    /// favours a side).
+    /// </summary>
+    private static void AppendNull(StringBuilder markdown, PairedRatios paired)
+    {
+        if (paired.Null is not { Count: > 0 } nulls)
+        {
+            return;
+        }
+
+        List<(string Method, int ValueBytes, int Threads)> columns = [.. nulls
+            .Select(ratio => (ratio.Method, ratio.ValueBytes, ratio.Threads))
+            .Distinct()
+            .OrderBy(column => column.Threads)
+            .ThenBy(column => IndexOf(column.Method))
+            .ThenBy(column => column.ValueBytes)];
+        markdown.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"The method's null: {string.Join(" and ", nulls.Select(ratio => ratio.Row).Distinct())} measured against a second copy of itself exactly as every row is against its raw driver, in the same passes ({paired.Settings.Processes} processes, no extra ones). The ratio is 1 in truth, so these intervals are what the method alone makes of no difference, at one thread and at {paired.Settings.ManyThreads}.").AppendLine();
+        AppendThreadedTable(markdown, nulls, [.. nulls.Select(ratio => ratio.Row).Distinct()], columns);
+        List<RowRatio> biased = [.. nulls.Where(ratio => ratio.Interval is { } interval && (interval.Low > 1 || interval.High < 1))];
+        markdown.AppendLine().AppendLine(biased.Count == 0
+            ? "Every interval of the null holds 1."
+            : string.Create(CultureInfo.InvariantCulture, $"{biased.Count} of {nulls.Count} intervals of the null leave 1 out, where chance alone leaves out one in {1 / (1 - RatioInterval.Confidence):0}: ")
+                + string.Join("; ", biased.Select(ratio => string.Create(CultureInfo.InvariantCulture, $"{ratio.Method} {ratio.ValueBytes} B at {ratio.Threads} thread{(ratio.Threads == 1 ? string.Empty : "s")}, {ratio.Formatted}")))
+                + ".");
+    }
+
     private static string SeparateProcessesMethod { get; } = string.Create(
         CultureInfo.InvariantCulture,
         $"Median of the adapter row divided by the median of the same operations written directly against the store's package, each measured by BenchmarkDotNet in a process of its own in this run, with its {RatioInterval.Confidence:0%} confidence interval in brackets (a bootstrap over both rows' iterations: it cannot see what differs between two processes, so read its verdicts as a screen).");
@@ -129,7 +158,8 @@ public static class PointOperationReport
         markdown.AppendLine();
         foreach (string row in rows)
         {
-            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {RowVariants.ReferenceOf(row)} |");
+            string? reference = ratios.FirstOrDefault(ratio => ratio.Row == row)?.Reference ?? RowVariants.ReferenceOf(row);
+            markdown.Append(CultureInfo.InvariantCulture, $"| {row} | {reference} |");
             foreach ((string method, int valueBytes, int threads) in columns)
             {
                 RowRatio? ratio = ratios.FirstOrDefault(ratio => ratio.Row == row && ratio.Method == method && ratio.ValueBytes == valueBytes && ratio.Threads == threads);

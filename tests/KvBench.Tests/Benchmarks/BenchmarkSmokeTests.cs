@@ -119,6 +119,29 @@ public sealed class BenchmarkSmokeTests
         }
     }
 
+    [Fact]
+    public void A_paired_worker_given_a_raw_driver_measures_it_against_a_copy_of_itself()
+    {
+        string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-test-{Guid.NewGuid():N}.json");
+        var settings = new PairedPriceSettings { Rounds = 3, Block = TimeSpan.FromMilliseconds(0.05), Warmup = TimeSpan.FromMilliseconds(1) };
+        IReadOnlySet<PairedCellKey> only = PairedCellKey.Parse($"{PointMethods.Put}@128x1,{PointMethods.Get}@128x{settings.ManyThreads}");
+        string raw = RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw);
+        try
+        {
+            PairedPriceWorker.Run(raw, output, settings, TinyRecordCount, only: only);
+            List<PairedCell> cells = System.Text.Json.JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output))!;
+
+            Assert.True(PairedPriceWorker.IsNull(raw));
+            Assert.False(PairedPriceWorker.IsNull(StoreNames.Memory));
+            Assert.Equal(only, cells.Select(cell => cell.Key).ToHashSet());
+            Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
+        }
+        finally
+        {
+            File.Delete(output);
+        }
+    }
+
     [Theory]
     [MemberData(nameof(PairedRows))]
     public void A_paired_worker_measures_every_method_and_size_its_row_and_raw_driver_share(string row)

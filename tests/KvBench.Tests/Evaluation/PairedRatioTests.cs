@@ -130,4 +130,29 @@ public sealed class PairedRatioTests
             PointOperationReport.ToMarkdown([], new PairedRatios([paired.Ratios[2]], PairedPriceSettings.Default)),
             StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void The_methods_null_is_printed_apart_from_the_goals_with_the_intervals_that_leave_one_out()
+    {
+        RowRatio[] adapter = [new RowRatio(PointMethods.Get, 128, "Memory", "Memory_raw", 1.25, (1.20, 1.31))];
+        RowRatio[] unbiased =
+        [
+            new RowRatio(PointMethods.Get, 128, "Memory_raw", "Memory_raw", 1.01, (0.98, 1.04)),
+            new RowRatio(PointMethods.Put, 128, "Memory_raw", "Memory_raw", 0.97, (0.80, 1.18), Threads: 4),
+        ];
+        RowRatio[] biased = [unbiased[0], new RowRatio(PointMethods.Put, 128, "Memory_raw", "Memory_raw", 1.25, (1.20, 1.31), Threads: 4)];
+
+        string fine = PointOperationReport.ToMarkdown([], new PairedRatios(adapter, PairedPriceSettings.Default, unbiased));
+        string leaning = PointOperationReport.ToMarkdown([], new PairedRatios(adapter, PairedPriceSettings.Default, biased));
+
+        Assert.Contains("The method's null: Memory_raw measured against a second copy of itself", fine, StringComparison.Ordinal);
+        Assert.Contains("| Get 128 B, 1 thread | Put 128 B, 4 threads |", fine, StringComparison.Ordinal);
+        Assert.Contains("| Memory_raw | Memory_raw | 1.01 (0.98–1.04) | 0.97 (0.80–1.18) |", fine, StringComparison.Ordinal);
+        Assert.Contains("Every interval of the null holds 1.", fine, StringComparison.Ordinal);
+        Assert.Contains("1 of 2 intervals of the null leave 1 out, where chance alone leaves out one in 20: Put 128 B at 4 threads, 1.25 (1.20–1.31).", leaning, StringComparison.Ordinal);
+        Assert.DoesNotContain("Every interval of the null holds 1.", leaning, StringComparison.Ordinal);
+        Assert.Contains("| Memory | Get | 128 | adapter ÷ raw ≤ 1.10 |", leaning, StringComparison.Ordinal);
+        Assert.DoesNotContain("| Memory_raw | Put | 128 |", leaning, StringComparison.Ordinal);
+        Assert.DoesNotContain("The method's null", PointOperationReport.ToMarkdown([], new PairedRatios(adapter, PairedPriceSettings.Default)), StringComparison.Ordinal);
+    }
 }
