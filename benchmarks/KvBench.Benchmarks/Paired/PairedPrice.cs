@@ -38,9 +38,14 @@ internal static class PairedPrice
         for (int process = 0; process < settings.Processes; process++)
         {
             var clock = Stopwatch.StartNew();
-            foreach (string row in measured.Concat(nulls))
+            foreach (string row in measured)
             {
                 RunWorkerInto(workers[row], problems, row, process, settings, cells: null);
+            }
+
+            foreach (string row in nulls)
+            {
+                RunWorkerInto(workers[row], problems, row, process, settings, NullCells(settings));
             }
 
             log($"Paired adapter ÷ raw, process {process + 1} of {settings.Processes} of every row: {clock.Elapsed.TotalSeconds:0} s");
@@ -78,6 +83,11 @@ internal static class PairedPrice
             }))];
         return (new PairedRatios(RatiosOf(measured), settings, RatiosOf(nulls)), problems);
     }
+
+    /// <summary>The cells a null row is measured in: those of the thread table, Get and Put at one thread and at many.</summary>
+    private static PairedCellKey[] NullCells(PairedPriceSettings settings) =>
+        [.. new[] { PointMethods.Get, PointMethods.Put }.SelectMany(method => new[] { 1, settings.ManyThreads }
+            .Select(threads => new PairedCellKey(method, settings.ManyThreadsValueBytes, threads)))];
 
     /// <summary>The cells of <paramref name="workers"/> with a goal (<see cref="PointOperationTargets.RatioMethods"/>) that their processes so far leave inconclusive.</summary>
     private static PairedCellKey[] Undecided(IEnumerable<IReadOnlyList<PairedCell>> workers) => [.. workers

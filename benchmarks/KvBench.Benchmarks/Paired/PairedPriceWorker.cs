@@ -93,7 +93,7 @@ internal static class PairedPriceWorker
                     {
                         using CallingThreads adapterThreads = adapter.CallFrom(settings.ManyThreads);
                         using CallingThreads baselineThreads = baseline.CallFrom(settings.ManyThreads);
-                        cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings), settings.ManyThreads));
+                        cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings with { Block = settings.ManyThreadsBlock }), settings.ManyThreads));
                     }
                 }
 

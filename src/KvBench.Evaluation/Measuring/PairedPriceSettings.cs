@@ -65,6 +65,16 @@ public sealed record PairedPriceSettings
     /// </summary>
     public int ManyThreads { get; init; } = 4;
 
+    /// <summary>
+    /// About how long one block of the slower side runs when <see cref="ManyThreads"/> threads call: 20 ms by default.
+    /// With more threads than cores, which thread the scheduler runs when (time slices of milliseconds) moves a short
+    /// block's wall time: measured against itself (the method's null, <see cref="NullRows"/>, ten processes each of
+    /// FASTER_raw, Memory_raw and RocksDB_raw on two cores, 2026-11-27), the processes' Get and Put at four threads spread
+    /// by 0.10 to 0.20 in logarithms with 2 ms blocks (one process's rounds of a cell as far apart as 0.34 and 2.42), 0.04
+    /// to 0.09 with 10 ms and 0.04 to 0.10 (median 0.05) with 20 ms; a cell's forty blocks take 0.8 s at 20 ms.
+    /// </summary>
+    public TimeSpan ManyThreadsBlock { get; init; } = TimeSpan.FromMilliseconds(20);
+
     /// <summary>The value size the many-thread cells are measured at: 128 bytes, the size the goals are set at.</summary>
     public int ManyThreadsValueBytes { get; init; } = 128;
 
@@ -74,9 +84,10 @@ public sealed record PairedPriceSettings
     /// the method's own noise weighs most. The ratio is 1 in truth, so its intervals show what the method alone makes of
     /// no difference, at one thread and at <see cref="ManyThreads"/>, and one without 1 in it would say the method
     /// favours a side. Measured so by hand: Memory_raw, FASTER_raw, LMDB_raw and RocksDB_raw against themselves in ten
-    /// processes each spread by 0.01 to 0.08 in logarithms at one thread and by 0.10 to 0.20 at four threads on two
-    /// cores, where the adapters against their raw drivers spread by 0.01 to 0.20 and 0.05 to 0.20. One row: each costs
-    /// about 4 s a process of the evaluation's 15 minutes.
+    /// processes each spread by 0.01 to 0.08 in logarithms at one thread, where the adapters against their raw drivers
+    /// spread by 0.01 to 0.20. One row, and only its cells of the thread table (Get and Put at
+    /// <see cref="ManyThreadsValueBytes"/>, at one thread and at <see cref="ManyThreads"/>): every cell of Memory_raw took
+    /// 2.7 s a process of the evaluation's 15 minutes.
     /// </summary>
     public IReadOnlyList<string> NullRows { get; init; } = [RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw)];
 

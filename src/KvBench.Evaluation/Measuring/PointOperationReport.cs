@@ -50,7 +50,7 @@ public static class PointOperationReport
         {
             PairedPriceSettings settings = paired.Settings;
             markdown.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"### The same at {settings.ManyThreads} threads").AppendLine();
-            markdown.AppendLine(CultureInfo.InvariantCulture, $"Get and Put at {settings.ManyThreadsValueBytes} B, measured paired as above, every block run by {settings.ManyThreads} threads at once (each on its own block of the keys, through its own handle) and timed from the first thread's start to the last one's end, beside the one-thread ratio. \"not measured\": the raw driver serves one thread (one connection, read transaction or scratch file).").AppendLine();
+            markdown.AppendLine(CultureInfo.InvariantCulture, $"Get and Put at {settings.ManyThreadsValueBytes} B, measured paired as above, every block run by {settings.ManyThreads} threads at once (each on its own block of the keys, through its own handle), about {settings.ManyThreadsBlock.TotalMilliseconds:0} ms long (threads beyond the cores wait for time slices, which move a shorter block's time) and timed from the first thread's start to the last one's end, beside the one-thread ratio. \"not measured\": the raw driver serves one thread (one connection, read transaction or scratch file).").AppendLine();
             List<(string Method, int ValueBytes, int Threads)> threadColumns = [.. new[] { PointMethods.Get, PointMethods.Put }
                 .SelectMany(method => new[] { 1, settings.ManyThreads }.Select(threads => (method, settings.ManyThreadsValueBytes, threads)))];
             AppendThreadedTable(markdown, paired.Ratios, [.. paired.Ratios.Select(ratio => ratio.Row).Distinct()], threadColumns);
