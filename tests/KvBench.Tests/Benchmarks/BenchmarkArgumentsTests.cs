@@ -119,6 +119,28 @@ public sealed class BenchmarkArgumentsTests
         Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Get) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
     }
 
+    [Fact]
+    public void Every_suite_of_a_run_builds_its_benchmark_process_alike_without_analyzers()
+    {
+        BenchmarkCase[] evaluation =
+        [
+            .. BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(KvBenchConfig.EvaluationJob)).BenchmarksCases,
+            .. BenchmarkConverter.TypeToBenchmarks(typeof(SyncedPuts), KvBenchConfig.Create(job: null)).BenchmarksCases,
+        ];
+        BenchmarkCase[] commandLine = [.. Cases(typeof(PointOperations), "--job", "dry"), .. Cases(typeof(SyncedPuts))];
+        static string BuildArguments(BenchmarkCase benchmarkCase) =>
+            string.Join(' ', benchmarkCase.Job.Infrastructure.Arguments?.Select(argument => argument.TextRepresentation) ?? []);
+
+        foreach (BenchmarkCase[] run in new[] { evaluation, commandLine })
+        {
+            // Jobs whose build arguments differ get a build each: one run, one build.
+            Assert.Single(run.Select(BuildArguments).Distinct());
+            Assert.Contains("/p:RunAnalyzers=false", BuildArguments(run[0]), StringComparison.Ordinal);
+        }
+
+        Assert.Contains(evaluation, benchmarkCase => benchmarkCase.Job.Id == SlowOperationsAttribute.Job.Id);
+    }
+
     private static string TypeOf(BenchmarkCase benchmarkCase) => (string)benchmarkCase.Parameters[nameof(PointOperations.Type)];
 
     private static int ThreadsOf(BenchmarkCase benchmarkCase) => (int)benchmarkCase.Parameters[nameof(ThreadedPointOperations.Threads)];
