@@ -78,8 +78,7 @@ internal static class PairedPrice
             .Select(cell =>
             {
                 (double ratio, (double Low, double High)? interval) = Pooled(cell);
-                string reference = PairedPriceWorker.IsNull(row) ? row : RowVariants.Name(row, RowVariantKind.Raw);
-                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, reference, ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
+                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, PairedPriceWorker.ReferenceOf(row), ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
             }))];
         return (new PairedRatios(RatiosOf(measured), settings, RatiosOf(nulls)), problems);
     }

@@ -66,7 +66,7 @@ internal static class PairedPriceWorker
     {
         bool Wanted(string method, int valueBytes, int threads) => only is null || only.Contains(new PairedCellKey(method, valueBytes, threads));
 
-        string raw = IsNull(row) ? row : RowVariants.Name(row, RowVariantKind.Raw);
+        string raw = ReferenceOf(row);
         int count = PreloadedRecords.For(row, requestedRecords);
         string root = Path.Combine(Path.GetTempPath(), "kvbench-paired", Guid.NewGuid().ToString("N"));
         var cells = new List<PairedCell>();
@@ -114,6 +114,9 @@ internal static class PairedPriceWorker
 
     /// <summary>Whether <paramref name="row"/> is a raw driver, measured against a second copy of itself.</summary>
     public static bool IsNull(string row) => RowVariants.Parse(row).Kind == RowVariantKind.Raw;
+
+    /// <summary>What <paramref name="row"/> is measured against: its raw driver, or itself when it is one.</summary>
+    public static string ReferenceOf(string row) => IsNull(row) ? row : RowVariants.Name(row, RowVariantKind.Raw);
 }
 
 /// <summary>A cell of the paired measurement: a method at a value size, called from a number of threads.</summary>
