@@ -23,9 +23,10 @@ namespace KvBench.Evaluation.Probes;
 /// </para>
 /// <para>
 /// The probe this replaced compared one small and one 40x larger store against √40: Memory's full scan measured 6.5x and
-/// 6.0x in two runs against a threshold of 6.3, so one cell flipped with the noise. Ten runs per row here: indexed rows
-/// fitted -0.01 to 0.10 (margin 0.25 or more below 0.35), full scans 0.78 to 1.11 (margin 0.13 or more above 0.65); the
-/// table is in the README (Measured capabilities).
+/// 6.0x in two runs against a threshold of 6.3, so one cell flipped with the noise. Ten runs per row here on 2026-11-27:
+/// indexed rows fitted -0.16 to 0.10 (margin 0.25 or more below 0.35) but for LiteDB's shared mode, 0.27 to 0.33, whose
+/// every call opens the file; full scans 0.78 to 1.04 (margin 0.13 or more above 0.65). The table is in the README
+/// (Measured capabilities).
 /// </para>
 /// </remarks>
 public static class PrefixScanProbe
@@ -47,8 +48,11 @@ public static class PrefixScanProbe
     /// <summary>One timing repeats the scan until this much time has passed, so a scan of microseconds is not lost in the clock's resolution and jitter.</summary>
     private static readonly TimeSpan s_minimumTiming = TimeSpan.FromMilliseconds(2);
 
-    /// <summary>How long the scan runs untimed before the first timing (see <see cref="WarmUp"/>).</summary>
+    /// <summary>How long the scan runs untimed before the first size's timings (see <see cref="WarmUp"/>).</summary>
     private static readonly TimeSpan s_warmUp = TimeSpan.FromMilliseconds(500);
+
+    /// <summary>How long the scan runs untimed before each later size's timings (see <see cref="WarmUp"/>).</summary>
+    private static readonly TimeSpan s_settle = TimeSpan.FromMilliseconds(100);
 
     /// <summary>Measures the store opened by <paramref name="open"/> (Buffered, in a directory under <paramref name="workDirectory"/>).</summary>
     public static ScanMeasurement Measure(Func<StoreOptions, IKeyValueStore> open, string workDirectory, ProbeSettings settings)
@@ -120,10 +124,7 @@ public static class PrefixScanProbe
                 throw new InvalidDataException($"{store.Name}: a prefix scan returned {found} records where {Markers} match.");
             }
 
-            if (i == 0)
-            {
-                WarmUp(store);
-            }
+            WarmUp(store, i == 0 ? s_warmUp : s_settle);
 
             for (int timing = 0; timing < TimingsPerSize; timing++)
             {
@@ -133,14 +134,20 @@ public static class PrefixScanProbe
     }
 
     /// <summary>
-    /// Scans, untimed, for <see cref="s_warmUp"/>. The JIT compiles a method fully only after 30 calls and a quiet 100 ms,
-    /// so without this the small sizes were timed in unoptimised code and the large ones in optimised code: Memory's first
-    /// two probes in a process fitted exponents of 0.54 and 0.46 (inconclusive), its next eight 0.97.
+    /// Scans, untimed, for <paramref name="duration"/>: <see cref="s_warmUp"/> at the first size, <see cref="s_settle"/>
+    /// at each later one. The JIT compiles a method fully only after 30 calls and a quiet 100 ms, so without the first the
+    /// small sizes were timed in unoptimised code and the large ones in optimised code: Memory's first two probes in a
+    /// process fitted exponents of 0.54 and 0.46 (inconclusive), its next eight 0.97. Without the second, a load that
+    /// grows the managed heap (the Memory floor's) left the next scans allocating in pages the process had not touched
+    /// yet: the floor's scan of five records among 64,000 took 3.6 to 4.3 µs, with a page fault every four scans, until
+    /// a garbage collection ran (10 to 30 ms after the load), and 0.4 µs with none after it. Timed at once, the floor's
+    /// exponents spread from 0.03 to 0.35 over 26 probes, its verdict hanging on when the collector ran; with 100 ms of
+    /// settling, from -0.07 to 0.13 over 20.
     /// </summary>
-    private static void WarmUp(IKeyValueStore store)
+    private static void WarmUp(IKeyValueStore store, TimeSpan duration)
     {
         long start = Stopwatch.GetTimestamp();
-        while (Stopwatch.GetElapsedTime(start) < s_warmUp)
+        while (Stopwatch.GetElapsedTime(start) < duration)
         {
             TimeScan(store);
         }

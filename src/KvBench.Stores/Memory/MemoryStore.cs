@@ -1,23 +1,32 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 using KvBench.Core;
 
 namespace KvBench.Stores.Memory;
 
 /// <summary>
-/// The floor: a hash table in this process's memory, no I/O. Not a candidate; it shows the fastest any store could
-/// answer through this contract. Lookups take spans without copying (an alternate lookup on the key comparer).
+/// The floor: a hash table in this process's memory, no I/O, beside its entries in key order for scans. Not a
+/// candidate; it shows the fastest any store could answer through this contract, scans included. Lookups take spans
+/// without copying (an alternate lookup on the key comparer).
 /// </summary>
+/// <remarks>
+/// The ordered entries (<see cref="OrderedEntries"/>) change only when a key is added or removed, or its value changes
+/// length, so an overwrite of the same length (the measured Put) pays nothing for them, and a new key pays O(log n), as
+/// in any store with an ordered index. Without them every scan compared every key: YCSB-E's scans of up to 100 records
+/// of 50,000 took 11 ms each at the median on this floor, against LMDB's 9 µs.
+/// </remarks>
 internal sealed class MemoryStore : StoreAdapter
 {
-    private static readonly IComparer<KeyValuePair<byte[], byte[]>> s_keyOrder =
-        Comparer<KeyValuePair<byte[], byte[]>>.Create(static (x, y) => ByteKeys.Comparer.Compare(x.Key, y.Key));
-
-    // A Dictionary is not safe for a write beside any other call, so every call takes this lock: it is the
-    // dictionary's thread safety, not the store's lifetime, which StoreAdapter's gate alone owns.
+    // The dictionary and the ordered entries are not safe for a write beside any other call, so every call takes this
+    // lock: it is their thread safety, not the store's lifetime, which StoreAdapter's gate alone owns.
     private readonly Lock _entriesLock = new();
     private readonly Dictionary<byte[], byte[]> _entries = new(ByteArrayEqualityComparer.Instance);
     private readonly Dictionary<byte[], byte[]>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
+
+    // The dictionary's own arrays, never handed out.
+    private readonly OrderedEntries _ordered = new();
 
     public MemoryStore(StoreRow row, StoreOptions options)
         : base(row, options) => _lookup = _entries.GetAlternateLookup<ReadOnlySpan<byte>>();
@@ -26,14 +35,12 @@ internal sealed class MemoryStore : StoreAdapter
     {
         lock (_entriesLock)
         {
-            // Overwriting with a value of the same length reuses the array: values handed out are always copies.
-            if (_lookup.TryGetValue(key, out byte[]? existing) && existing.Length == value.Length)
+            if (!TryOverwrite(key, value))
             {
-                value.CopyTo(existing);
-            }
-            else
-            {
-                _lookup[key] = value.ToArray();
+                byte[] storedKey = key.ToArray();
+                byte[] storedValue = value.ToArray();
+                _entries.Add(storedKey, storedValue);
+                _ordered.Add(storedKey, storedValue);
             }
         }
     }
@@ -72,29 +79,44 @@ internal sealed class MemoryStore : StoreAdapter
     {
         lock (_entriesLock)
         {
-            return _lookup.Remove(key);
+            if (!_lookup.Remove(key, out byte[]? storedKey, out _))
+            {
+                return false;
+            }
+
+            _ordered.Remove(storedKey);
+            return true;
         }
     }
 
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanPrefixCore(ReadOnlyMemory<byte> prefix) =>
-        Select(key => key.AsSpan().StartsWith(prefix.Span), int.MaxValue);
+        Select(prefix, key => key.AsSpan().StartsWith(prefix.Span), int.MaxValue);
 
-    /// <remarks>A hash table has no order: every key is compared with the start, and only the smallest k of n kept are put in order and copied, O(n + k log n).</remarks>
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
-        Select(key => key.AsSpan().SequenceCompareTo(startKey.Span) >= 0, limit);
+        Select(startKey, static _ => true, limit);
 
-    /// <summary>Copies of up to <paramref name="limit"/> entries whose keys <paramref name="include"/> accepts, in key order.</summary>
-    private List<KeyValuePair<byte[], byte[]>> Select(Func<byte[], bool> include, int limit)
+    /// <summary>
+    /// Copies of up to <paramref name="limit"/> entries in key order from the first key at or after
+    /// <paramref name="start"/>, for as long as <paramref name="matches"/> accepts their keys.
+    /// </summary>
+    private List<KeyValuePair<byte[], byte[]>> Select(ReadOnlyMemory<byte> start, Func<byte[], bool> matches, int limit)
     {
+        byte[] startKey = start.ToArray();
+        var selected = new List<KeyValuePair<byte[], byte[]>>();
         lock (_entriesLock)
         {
-            return
-            [
-                .. Scans.Ascending(_entries.Where(entry => include(entry.Key)), s_keyOrder)
-                    .Take(limit)
-                    .Select(entry => new KeyValuePair<byte[], byte[]>(entry.Key.AsSpan().ToArray(), entry.Value.AsSpan().ToArray())),
-            ];
+            foreach ((byte[] key, byte[] value) in _ordered.From(startKey))
+            {
+                if (selected.Count == limit || !matches(key))
+                {
+                    break;
+                }
+
+                selected.Add(new KeyValuePair<byte[], byte[]>(key.AsSpan().ToArray(), value.AsSpan().ToArray()));
+            }
         }
+
+        return selected;
     }
 
     protected override void PutManyCore(IReadOnlyList<KeyValuePair<byte[], byte[]>> items)
@@ -113,5 +135,33 @@ internal sealed class MemoryStore : StoreAdapter
     }
 
     /// <remarks>No lock: StoreAdapter calls this only once no call is in flight and none can start.</remarks>
-    protected override void DisposeCore() => _entries.Clear();
+    protected override void DisposeCore()
+    {
+        _entries.Clear();
+        _ordered.Clear();
+    }
+
+    /// <summary>Replaces the value of a stored key; false when the key is not stored. Call under the lock.</summary>
+    private bool TryOverwrite(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        ref byte[] stored = ref CollectionsMarshal.GetValueRefOrNullRef(_lookup, key);
+        if (Unsafe.IsNullRef(ref stored))
+        {
+            return false;
+        }
+
+        // A value of the same length reuses the array, which the ordered entries share: values handed out are always
+        // copies. Another length needs a new array in both.
+        if (stored.Length == value.Length)
+        {
+            value.CopyTo(stored);
+        }
+        else
+        {
+            stored = value.ToArray();
+            _ordered.Replace(key.ToArray(), stored);
+        }
+
+        return true;
+    }
 }
