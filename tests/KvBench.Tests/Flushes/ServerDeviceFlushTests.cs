@@ -7,6 +7,7 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Conformance;
+using KvBench.Tests.Servers;
 
 using Xunit.Abstractions;
 
@@ -24,6 +25,7 @@ namespace KvBench.Tests.Flushes;
 /// </summary>
 [Trait("Category", "DeviceFlushes")]
 [Trait("Category", "Servers")]
+[Collection(AloneOnTheServersCollection.Name)]
 public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
 {
     /// <summary>The calls that write through a descriptor, the descriptor their first argument.</summary>
