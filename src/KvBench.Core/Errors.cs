@@ -35,6 +35,17 @@ public sealed class StoreLockedException : StoreDirectoryException
         : base($"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.", storeName, directory, innerException)
     {
     }
+
+    /// <summary>
+    /// Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>, which <paramref name="heldBy"/>
+    /// (another row over the same files, in this process or another) has open in a way the two cannot share.
+    /// </summary>
+    public StoreLockedException(string storeName, string directory, string heldBy, Exception? innerException = null)
+        : base($"{storeName} at '{directory}' is locked: {heldBy} has the same files open, and the two cannot share them.", storeName, directory, innerException)
+        => HeldBy = heldBy;
+
+    /// <summary>The row that holds the store, where it is known to be another row over the same files; otherwise <see langword="null"/>.</summary>
+    public string? HeldBy { get; }
 }
 
 /// <summary>

@@ -11,10 +11,23 @@ namespace KvBench.Stores.LiteDb;
 /// of <c>{ _id: key, v: value }</c> documents, both fields BSON binaries. The connection mode makes the row:
 /// <see cref="ConnectionType.Shared"/> builds and disposes a whole engine for every operation under a named mutex, so
 /// several processes read and write one file; <see cref="ConnectionType.Direct"/> keeps one engine open and is one
-/// process at a time, held by <see cref="StoreDirectoryLock"/> because LiteDB's own <c>FileShare.Read</c> is not enforced
-/// on Linux.
+/// process at a time. LiteDB's own <c>FileShare.Read</c> is not enforced on Linux, so <see cref="StoreDirectoryLock"/>
+/// enforces both: a direct store holds the directory alone, a shared one beside other shared ones, and an open in one
+/// mode of a directory the other mode holds is refused with <see cref="StoreLockedException"/> naming the holder (the
+/// two modes on one file fail each other's writes as damage: a direct engine's cached pages and header go stale under a
+/// shared writer, and a shared engine reads a log the direct one has not checkpointed).
 /// </summary>
 /// <remarks>
+/// <para>
+/// Every call into LiteDB is made under one lock per store (<see cref="_engineLock"/>). LiteDB 5.0.x's page cache is
+/// not safe for concurrent readers: <c>MemoryCache.Extend</c> can recycle a cached page that another thread has looked
+/// up but not yet pinned, and that thread then decodes another page's bytes, so reads return wrong values or throw
+/// ("pages in memory store must be non-shared", "Page type must be data page"); the race is LiteDB's issue 2817, and
+/// <c>docs/findings/litedb-direct-threads.md</c> reproduces it on LiteDB alone. It needs more idle cached pages than one
+/// cache segment, so it shows on stores of more than a few megabytes, and on scans first. The lock trades the direct
+/// engine's parallel reads for reads that are right. A shared connection already runs one operation at a time per
+/// process, under LiteDB's mutex, so the lock costs it nothing.
+/// </para>
 /// <para>
 /// Keys are binaries, never strings: LiteDB compares binaries byte by byte, unsigned, shorter first on a common prefix
 /// (the order of <see cref="ByteKeys.Comparer"/>) and leaves the collation out of it. Strings would go through the
@@ -36,9 +49,10 @@ internal sealed class LiteDbStore : StoreAdapter
     private const int ScanPageEntries = 1024;
     private const int ScanPageBytes = 4 * 1024 * 1024;
 
+    private readonly Lock _engineLock = new();
     private readonly LiteDatabase _database;
     private readonly ILiteCollection<BsonDocument> _collection;
-    private readonly StoreDirectoryLock? _lock;
+    private readonly StoreDirectoryLock _directoryLock;
     private readonly bool _checkpointEachWrite;
 
     public LiteDbStore(StoreRow row, ConnectionType connection, StoreOptions options)
@@ -53,9 +67,9 @@ internal sealed class LiteDbStore : StoreAdapter
                 "LiteDB copies its log (up to 1,000 pages of 8 KiB before an automatic checkpoint) into the data file after the writes were acknowledged");
         }
 
-        // Direct: the directory lock is taken for every access, a reader too, since a direct engine caches pages and
-        // would read a writer's file stale or torn. Shared: LiteDB's mutex serialises every operation of every process.
-        _lock = connection == ConnectionType.Direct ? StoreDirectoryLock.Acquire(row.Name, StoreDirectory) : null;
+        // Taken for every access, a reader too: a direct engine caches pages and would read a writer's file stale or
+        // torn. Between shared stores LiteDB's mutex serialises every operation of every process.
+        _directoryLock = HoldDirectory(row, connection, StoreDirectory);
         try
         {
             _database = new LiteDatabase(LiteDbRow.ConnectionString(StoreDirectory, connection, readOnly: !readWrite));
@@ -63,7 +77,7 @@ internal sealed class LiteDbStore : StoreAdapter
         }
         catch (Exception error)
         {
-            _lock?.Dispose();
+            _directoryLock.Dispose();
             if (LiteDbRow.IsDamage(error))
             {
                 throw Damaged(error);
@@ -79,10 +93,14 @@ internal sealed class LiteDbStore : StoreAdapter
 
     protected override void PutCore(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
+        BsonDocument document = Document(key.ToArray(), value.ToArray());
         try
         {
-            _collection.Upsert(Document(key.ToArray(), value.ToArray()));
-            CheckpointIfSynced();
+            using (_engineLock.EnterScope())
+            {
+                _collection.Upsert(document);
+                CheckpointIfSynced();
+            }
         }
         catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
@@ -98,15 +116,19 @@ internal sealed class LiteDbStore : StoreAdapter
 
     protected override bool DeleteCore(ReadOnlySpan<byte> key)
     {
+        var id = new BsonValue(key.ToArray());
         try
         {
-            bool deleted = _collection.Delete(new BsonValue(key.ToArray()));
-            if (deleted)
+            using (_engineLock.EnterScope())
             {
-                CheckpointIfSynced();
-            }
+                bool deleted = _collection.Delete(id);
+                if (deleted)
+                {
+                    CheckpointIfSynced();
+                }
 
-            return deleted;
+                return deleted;
+            }
         }
         catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
@@ -128,8 +150,11 @@ internal sealed class LiteDbStore : StoreAdapter
     {
         try
         {
-            _collection.Upsert(items.Select(static item => Document(item.Key, item.Value)));
-            CheckpointIfSynced();
+            using (_engineLock.EnterScope())
+            {
+                _collection.Upsert(items.Select(static item => Document(item.Key, item.Value)));
+                CheckpointIfSynced();
+            }
         }
         catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
@@ -148,7 +173,10 @@ internal sealed class LiteDbStore : StoreAdapter
         {
             try
             {
-                _database.Checkpoint();
+                using (_engineLock.EnterScope())
+                {
+                    _database.Checkpoint();
+                }
             }
             catch (Exception error) when (LiteDbRow.IsDamage(error))
             {
@@ -165,15 +193,48 @@ internal sealed class LiteDbStore : StoreAdapter
         }
         finally
         {
-            _lock?.Dispose();
+            _directoryLock.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Takes the directory lock for <paramref name="connection"/>: alone for a direct engine, beside other shared
+    /// connections for a shared one. A refusal by the other mode names it, so a user who points one mode at a store the
+    /// other has open learns which one holds it.
+    /// </summary>
+    private static StoreDirectoryLock HoldDirectory(StoreRow row, ConnectionType connection, string directory)
+    {
+        try
+        {
+            return connection == ConnectionType.Direct
+                ? StoreDirectoryLock.Acquire(row.Name, directory)
+                : StoreDirectoryLock.AcquireShared(row.Name, directory);
+        }
+        catch (StoreLockedException error)
+        {
+            // Only an exclusive holder refuses a shared hold; an exclusive hold refused while a shared one is free was
+            // refused by shared holders.
+            StoreRow holder = connection == ConnectionType.Shared || !StoreDirectoryLock.HasNoExclusiveHolder(directory)
+                ? LiteDbRow.Direct
+                : LiteDbRow.Shared;
+            if (holder == row)
+            {
+                throw;
+            }
+
+            throw new StoreLockedException(row.Name, directory, holder.Name, error.InnerException);
         }
     }
 
     private BsonDocument? Find(ReadOnlySpan<byte> key)
     {
+        var id = new BsonValue(key.ToArray());
         try
         {
-            return _collection.FindById(new BsonValue(key.ToArray()));
+            using (_engineLock.EnterScope())
+            {
+                return _collection.FindById(id);
+            }
         }
         catch (Exception error) when (LiteDbRow.IsDamage(error))
         {
@@ -191,6 +252,7 @@ internal sealed class LiteDbStore : StoreAdapter
 
     private void CheckpointIfSynced()
     {
+        // Called under _engineLock.
         if (_checkpointEachWrite)
         {
             _database.Checkpoint();
@@ -200,8 +262,8 @@ internal sealed class LiteDbStore : StoreAdapter
     /// <summary>
     /// Reads at most <paramref name="maxEntries"/> entries from <paramref name="lower"/> up to <paramref name="upper"/>:
     /// an <c>_id &gt;= lower</c> query, which LiteDB answers by seeking the <c>_id</c> index and walking it in ascending
-    /// order. The reader is read to its end or disposed within this call, on this thread: in shared mode it holds the
-    /// named mutex, which only the thread that took it may release.
+    /// order. The reader is read to its end or disposed within this call, on this thread and under
+    /// <see cref="_engineLock"/>: in shared mode it holds the named mutex, which only the thread that took it may release.
     /// </summary>
     /// <returns>Whether entries remain past the page.</returns>
     private bool ReadPage(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
@@ -209,7 +271,11 @@ internal sealed class LiteDbStore : StoreAdapter
         ThrowIfDisposed();
         try
         {
-            return ReadPage(Query.GTE(IdField, new BsonValue(lower)), upper, Math.Min(ScanPageEntries, maxEntries), page);
+            BsonExpression from = Query.GTE(IdField, new BsonValue(lower));
+            using (_engineLock.EnterScope())
+            {
+                return ReadPage(from, upper, Math.Min(ScanPageEntries, maxEntries), page);
+            }
         }
         catch (Exception error) when (LiteDbRow.IsDamage(error))
         {

@@ -64,6 +64,83 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         Assert.Equal([1], holder.Get([1]));
     }
 
+    /// <summary>
+    /// LiteDB's two modes on one file fail each other's writes as damage ("request page must be less or equals lastest
+    /// page in data file"), so an open in one mode of a store the other mode holds is refused, naming the holder, and the
+    /// holder keeps working. Within one process: each open is its own lock holder.
+    /// </summary>
+    [Theory]
+    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect)]
+    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb)]
+    public void An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder(string holding, string opening)
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path };
+        using IKeyValueStore holder = StoreCatalog.Open(holding, options);
+        holder.Put([1], [1]);
+
+        foreach (StoreAccess access in (StoreAccess[])[StoreAccess.ReadWrite, StoreAccess.ReadOnly])
+        {
+            StoreLockedException refused = Assert.Throws<StoreLockedException>(() => StoreCatalog.Open(opening, options with { Access = access }).Dispose());
+            Assert.Equal(opening, refused.StoreName);
+            Assert.Equal(holding, refused.HeldBy);
+            Assert.Contains($"{holding} has the same files open", refused.Message, StringComparison.Ordinal);
+        }
+
+        holder.Put([2], [2]);
+        Assert.Equal([1], holder.Get([1]));
+        Assert.Equal([2], holder.Get([2]));
+    }
+
+    [Fact]
+    public void Two_shared_stores_in_one_process_open_one_directory_together_and_each_sees_the_others_writes()
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path };
+        using IKeyValueStore first = StoreCatalog.Open(StoreNames.LiteDb, options);
+        using IKeyValueStore second = StoreCatalog.Open(StoreNames.LiteDb, options);
+
+        first.Put([1], [1]);
+        second.Put([2], [2]);
+
+        Assert.Equal([2], first.Get([2]));
+        Assert.Equal([1], second.Get([1]));
+    }
+
+    [Fact]
+    public void A_direct_store_is_free_again_once_the_shared_stores_holding_it_are_closed()
+    {
+        using var directory = new TempDirectory();
+        var options = new StoreOptions { Directory = directory.Path };
+        using (IKeyValueStore shared = StoreCatalog.Open(StoreNames.LiteDb, options))
+        {
+            shared.Put([1], [1]);
+        }
+
+        using IKeyValueStore direct = StoreCatalog.Open(StoreNames.LiteDbDirect, options);
+        Assert.Equal([1], direct.Get([1]));
+    }
+
+    /// <summary>The refusal of <see cref="An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder"/> across two processes: the CLI's one line and its locked code.</summary>
+    [Theory]
+    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect, "load")]
+    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect, "verify")]
+    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb, "load")]
+    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb, "verify")]
+    public async Task Another_process_opening_a_store_in_the_other_mode_is_refused_naming_the_holder(string holding, string opening, string command)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore holder = StoreCatalog.Open(holding, new StoreOptions { Directory = directory.Path });
+        holder.Put([1], [1]);
+
+        // The run's timeout only guards against a hang: the lock is tried without waiting.
+        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", opening, "--dir", directory.Path, "--count", "10"], s_timeout);
+
+        Assert.Equal(ExitCodes.StoreLocked, other.ExitCode);
+        Assert.Contains($"{holding} has the same files open", other.Error, StringComparison.Ordinal);
+        Assert.Equal([1], holder.Get([1]));
+    }
+
     [Theory]
     [InlineData(StoreNames.LiteDb)]
     [InlineData(StoreNames.LiteDbDirect)]
