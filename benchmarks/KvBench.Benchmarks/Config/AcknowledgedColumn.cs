@@ -42,7 +42,7 @@ internal sealed class AcknowledgedColumn : IColumn
 
         string row = RowVariants.Parse(type).Row;
         return StoreCatalog.AllNames.Contains(row)
-            ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), PointTargets.TierOf(type, MeasuredAtAttribute.Of(benchmarkCase.Descriptor.Type)))
+            ? AcknowledgedTier.Label(row, PointTargets.TierOf(type, MeasuredAtAttribute.Of(benchmarkCase.Descriptor.Type)))
             : "-";
     }
 

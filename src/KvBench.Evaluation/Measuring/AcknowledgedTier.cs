@@ -1,4 +1,8 @@
+using System.Globalization;
+
 using KvBench.Core;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Measuring;
 
@@ -17,6 +21,29 @@ public static class AcknowledgedTier
 
     /// <summary>The cell for a row that keeps nothing once its process ends.</summary>
     public const string MemoryOnly = "memory only";
+
+    /// <summary>
+    /// The cell for the catalog's row <paramref name="row"/> measured at <paramref name="tier"/>: as
+    /// <see cref="Label(StoreCapabilities, Durability)"/>, except that a server row whose setting for the tier lets a
+    /// killed server lose acknowledged writes (<see cref="ServerRow.WeakerThanTier"/>) is named by what it keeps, never by
+    /// the tier it falls short of. A name the catalog does not have gets the tier.
+    /// </summary>
+    public static string Label(string row, Durability tier)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        if (!StoreCatalog.AllNames.Contains(row))
+        {
+            return tier.ToString();
+        }
+
+        return StoreCatalog.Row(row) is ServerRow server && server.WeakerThanTier(tier) is { } mayLose
+            ? ServerMemoryFor(mayLose)
+            : Label(StoreCatalog.DeclaredCapabilities(row), tier);
+    }
+
+    /// <summary>The cell for a server that acknowledges writes it may still hold in its own memory for up to <paramref name="mayLose"/>.</summary>
+    public static string ServerMemoryFor(TimeSpan mayLose) =>
+        string.Create(CultureInfo.InvariantCulture, $"server memory up to {mayLose.TotalMilliseconds:N0} ms");
 
     /// <summary>The cell for a row with capabilities <paramref name="declared"/>, measured at <paramref name="tier"/>.</summary>
     public static string Label(StoreCapabilities declared, Durability tier)

@@ -33,6 +33,10 @@ public sealed record CrashRoundsResult(string Store, Durability Durability, int 
     /// <summary>Whether nothing acknowledged was lost, nothing torn, and every reopen succeeded.</summary>
     public bool Held => Lost == 0 && Torn == 0 && ReopenFailures.Count == 0;
 
+    /// <summary>The row, the tier and what the rounds lost, tore and failed to reopen, for a failure line.</summary>
+    public string Outcome =>
+        $"{Store} at {Durability}: {Lost:N0} of {Acknowledged:N0} acknowledged records lost, {Torn:N0} torn, {ReopenFailures.Count} reopens failed";
+
     /// <summary>What the rounds killed. Default: <see cref="CrashKill.Writer"/>.</summary>
     public CrashKill Killed { get; init; } = CrashKill.Writer;
 
@@ -89,13 +93,34 @@ public static class CrashRounds
             durability,
             CrashKill.Writer,
             workerName => CrashWriter.Arguments(store, directory, durability, workerName, acknowledgeBeforeFlush),
-            static async writer =>
-            {
-                long killedAt = Stopwatch.GetTimestamp();
-                await writer.KillAsync().ConfigureAwait(false);
-                return killedAt;
-            },
+            KillWriterAsync,
             CrashWriter.Options(directory, durability));
+        return RunAsync(victim, rounds, seed);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="rounds"/> rounds on the store <paramref name="directory"/> names on <paramref name="server"/>,
+    /// each writer killed while the server keeps running: what a client's crash leaves of the writes it was acknowledged.
+    /// </summary>
+    /// <param name="cli">The kvbench that runs the writers.</param>
+    /// <param name="server">KvBench's own server for the row and tier.</param>
+    /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
+    /// <param name="rounds">Writers to kill.</param>
+    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    {
+        ArgumentNullException.ThrowIfNull(cli);
+        ArgumentNullException.ThrowIfNull(server);
+        string store = server.Row.Name;
+        Durability durability = server.Durability;
+        var victim = new CrashVictim(
+            cli,
+            store,
+            durability,
+            CrashKill.Writer,
+            workerName => CrashWriter.Arguments(store, directory, durability, workerName, endpoint: server.Endpoint),
+            KillWriterAsync,
+            CrashWriter.Options(directory, durability, server.Endpoint));
         return RunAsync(victim, rounds, seed);
     }
 
@@ -204,6 +229,14 @@ public static class CrashRounds
         // Every line the writer printed before it died: the first, already read, and the rest still in the pipe.
         IReadOnlyList<string> rest = await writer.ReadAllOutputLinesAsync().ConfigureAwait(false);
         return ([.. new[] { first }.Concat(rest).Select(CrashWriter.AcknowledgedAt).OfType<long>()], killedAt);
+    }
+
+    /// <summary>Kills a writer with SIGKILL, and returns when.</summary>
+    private static async Task<long> KillWriterAsync(CliProcess writer)
+    {
+        long killedAt = Stopwatch.GetTimestamp();
+        await writer.KillAsync().ConfigureAwait(false);
+        return killedAt;
     }
 
     /// <summary>One row and tier under crash rounds: how its writers start, what a round kills, how the store is reopened after.</summary>

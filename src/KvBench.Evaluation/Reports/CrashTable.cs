@@ -1,6 +1,9 @@
 using System.Text;
 
+using KvBench.Core;
+using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Reports;
@@ -52,6 +55,83 @@ public static class CrashTable
         }
 
         return Written(table);
+    }
+
+    /// <summary>
+    /// What every row survives, one line per row and tier: the rounds that killed the writer process (the store's
+    /// process for an embedded row, the client's for a server row) and, for a server row, the rounds that killed its
+    /// server, each with what was acknowledged and lost; the <see cref="AcknowledgedTier"/> column names a setting that
+    /// keeps less than its tier. Embedded rows first, then server rows, each in the order measured.
+    /// </summary>
+    /// <param name="writerKills">Writer kill rounds, of embedded and server rows.</param>
+    /// <param name="serverKills">Server kill rounds.</param>
+    public static MarkdownTable Survival(IEnumerable<CrashRoundsResult> writerKills, IEnumerable<CrashRoundsResult> serverKills)
+    {
+        ArgumentNullException.ThrowIfNull(writerKills);
+        ArgumentNullException.ThrowIfNull(serverKills);
+        Dictionary<(string Store, Durability Durability), CrashRoundsResult> servers = serverKills.ToDictionary(result => (result.Store, result.Durability));
+        var table = new MarkdownTable(
+            "Row", "Tier", AcknowledgedTier.ColumnName, "Setting",
+            "Process killed: rounds", "acknowledged", "lost",
+            "Server killed: rounds", "acknowledged", "lost",
+            "Survives");
+        IEnumerable<CrashRoundsResult> rows = writerKills
+            .OrderBy(result => StoreCatalog.Row(result.Store) is ServerRow)
+            .Concat(servers.Values.Where(server => !writerKills.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
+        foreach (CrashRoundsResult row in rows)
+        {
+            CrashRoundsResult? writer = row.Killed == CrashKill.Writer ? row : null;
+            CrashRoundsResult? server = servers.GetValueOrDefault((row.Store, row.Durability));
+            bool isServer = StoreCatalog.Row(row.Store) is ServerRow;
+            table.Add(
+                row.Store,
+                row.Durability.ToString(),
+                AcknowledgedTier.Label(row.Store, row.Durability),
+                StoreCatalog.Row(row.Store) is ServerRow serverRow ? $"`{serverRow.Promise(row.Durability).Setting}`" : "-",
+                Rounds(writer, "not measured"),
+                Acknowledged(writer),
+                Lost(writer),
+                Rounds(server, isServer ? "not measured" : "no server"),
+                Acknowledged(server),
+                Lost(server),
+                Survives(writer, server, isServer));
+        }
+
+        return table;
+    }
+
+    private static string Rounds(CrashRoundsResult? result, string absent) => result is null ? absent : $"{result.Rounds:N0}";
+
+    private static string Acknowledged(CrashRoundsResult? result) => result is null ? "-" : $"{result.Acknowledged:N0}";
+
+    private static string Lost(CrashRoundsResult? result) => result switch
+    {
+        null => "-",
+        { Torn: 0, ReopenFailures.Count: 0 } => $"{result.Lost:N0}",
+        _ => $"{result.Lost:N0}, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed",
+    };
+
+    /// <summary>Which kills lost nothing acknowledged, tore nothing and reopened every time, and which did not.</summary>
+    private static string Survives(CrashRoundsResult? writer, CrashRoundsResult? server, bool isServer)
+    {
+        var held = new List<string>();
+        var broke = new List<string>();
+        foreach ((CrashRoundsResult? result, string kill) in (ReadOnlySpan<(CrashRoundsResult?, string)>)[(writer, "a process kill"), (server, "a server kill")])
+        {
+            if (result is not null)
+            {
+                (result.Held ? held : broke).Add(kill);
+            }
+        }
+
+        string measured = (held.Count, broke.Count) switch
+        {
+            (0, 0) => "not measured",
+            (_, 0) => string.Join(" and ", held),
+            (0, _) => "not " + string.Join(" nor ", broke),
+            _ => $"{string.Join(" and ", held)}, not {string.Join(" nor ", broke)}",
+        };
+        return isServer && server is null ? measured + "; server kill not measured" : measured;
     }
 
     private static string ReopenFailures(CrashRoundsResult result) =>

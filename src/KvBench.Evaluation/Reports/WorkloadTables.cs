@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
+using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -14,16 +15,21 @@ public static class WorkloadTables
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
-    /// <summary>One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong reads.</summary>
-    public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results)
+    /// <summary>
+    /// One line per row, workload and operation: ops/s of that operation, its latency percentiles (p50 to max), and wrong
+    /// reads. With <paramref name="acknowledgedAt"/>, the tier the rows ran at, an <see cref="AcknowledgedTier"/> column
+    /// says what each row's acknowledged write had reached, so rows at different effective tiers are never set side by
+    /// side unmarked.
+    /// </summary>
+    public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results, Durability? acknowledgedAt = null)
     {
-        var table = new MarkdownTable("Row", "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "run CPU/op", "run syscalls/op", "Wrong reads", "Errors");
+        var table = new MarkdownTable([.. RowColumns(acknowledgedAt), "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "run CPU/op", "run syscalls/op", "Wrong reads", "Errors"]);
         foreach (WorkloadResult result in results)
         {
             foreach (OperationResult operation in result.Operations)
             {
-                table.Add(
-                    result.Store,
+                table.Add([
+                    .. RowCells(result.Store, acknowledgedAt),
                     result.Workload.Name,
                     result.Settings.Threads.ToString(s_numbers),
                     operation.Type.ToString(),
@@ -36,26 +42,29 @@ public static class WorkloadTables
                     CpuPerOperation(result),
                     SystemCallsPerOperation(result),
                     result.WrongReads.ToString("N0", s_numbers),
-                    result.Errors.ToString("N0", s_numbers));
+                    result.Errors.ToString("N0", s_numbers)]);
             }
         }
 
         return table;
     }
 
-    /// <summary>One line per row and mix: all operations per second at each thread count, then the p99 of the largest count.</summary>
-    public static MarkdownTable Threads(IReadOnlyList<WorkloadResult> results)
+    /// <summary>
+    /// One line per row and mix: all operations per second at each thread count, then the p99 of the largest count; the
+    /// <see cref="AcknowledgedTier"/> column as in <see cref="Ycsb"/>.
+    /// </summary>
+    public static MarkdownTable Threads(IReadOnlyList<WorkloadResult> results, Durability? acknowledgedAt = null)
     {
         ArgumentNullException.ThrowIfNull(results);
         int[] threadCounts = [.. results.Select(result => result.Settings.Threads).Distinct().Order()];
         var table = new MarkdownTable([
-            "Row", "Mix", .. threadCounts.Select(threads => string.Create(s_numbers, $"{threads} thread{(threads == 1 ? string.Empty : "s")} (ops/s)")),
+            .. RowColumns(acknowledgedAt), "Mix", .. threadCounts.Select(threads => string.Create(s_numbers, $"{threads} thread{(threads == 1 ? string.Empty : "s")} (ops/s)")),
             string.Create(s_numbers, $"p99 at {threadCounts.LastOrDefault()} threads"), "Wrong reads"]);
         foreach (IGrouping<(string Store, string Mix), WorkloadResult> group in results.GroupBy(result => (result.Store, result.Workload.Name)))
         {
             WorkloadResult? widest = group.MaxBy(result => result.Settings.Threads);
             table.Add([
-                group.Key.Store,
+                .. RowCells(group.Key.Store, acknowledgedAt),
                 group.Key.Mix,
                 .. threadCounts.Select(threads => group.FirstOrDefault(result => result.Settings.Threads == threads) is { } result ? Rate(result.OperationsPerSecond) : "-"),
                 widest is null ? "-" : string.Join(" / ", widest.Operations.Select(operation => $"{operation.Type} {Latency(operation.Latency, static latency => latency.P99)}")),
@@ -182,18 +191,26 @@ public static class WorkloadTables
         }
     }
 
+    /// <summary>The row's column, and the <see cref="AcknowledgedTier"/> column beside it when the tier is known.</summary>
+    private static string[] RowColumns(Durability? acknowledgedAt) => acknowledgedAt is null ? ["Row"] : ["Row", AcknowledgedTier.ColumnName];
+
+    private static string[] RowCells(string row, Durability? acknowledgedAt) => acknowledgedAt is { } tier ? [row, AcknowledgedTier.Label(row, tier)] : [row];
+
     /// <summary>Why system calls were not counted in <paramref name="results"/>, or <see langword="null"/> when every run counted them.</summary>
     public static string? SystemCallsUnmeasured(IEnumerable<WorkloadResult> results) =>
         results.Select(result => result.Cost?.SystemCallsUnmeasured).FirstOrDefault(reason => reason is not null);
 
-    /// <summary>One line per row and record count: load rate, bytes per record, and the median Get, Put and 100-record scan.</summary>
-    public static MarkdownTable Scale(IEnumerable<ScalePoint> points)
+    /// <summary>
+    /// One line per row and record count: load rate, bytes per record, and the median Get, Put and 100-record scan; the
+    /// <see cref="AcknowledgedTier"/> column as in <see cref="Ycsb"/>.
+    /// </summary>
+    public static MarkdownTable Scale(IEnumerable<ScalePoint> points, Durability? acknowledgedAt = null)
     {
-        var table = new MarkdownTable("Row", "Records", "Load (records/s)", "Bytes on disk per record", "Get p50", "Put p50", "Scan 1-100 p50", "Get CPU/op", "Get syscalls/op", "Put CPU/op", "Put syscalls/op", "Wrong reads");
+        var table = new MarkdownTable([.. RowColumns(acknowledgedAt), "Records", "Load (records/s)", "Bytes on disk per record", "Get p50", "Put p50", "Scan 1-100 p50", "Get CPU/op", "Get syscalls/op", "Put CPU/op", "Put syscalls/op", "Wrong reads"]);
         foreach (ScalePoint point in points)
         {
-            table.Add(
-                point.Store,
+            table.Add([
+                .. RowCells(point.Store, acknowledgedAt),
                 point.Records.ToString("N0", s_numbers),
                 Rate(point.LoadRecordsPerSecond),
                 point.BytesOnDisk == 0 ? "-" : point.BytesPerRecord.ToString("N0", s_numbers),
@@ -204,7 +221,7 @@ public static class WorkloadTables
                 SystemCallsPerOperation(point.Get),
                 CpuPerOperation(point.Put),
                 SystemCallsPerOperation(point.Put),
-                (point.Get.WrongReads + point.Put.WrongReads + point.Scan.WrongReads).ToString("N0", s_numbers));
+                (point.Get.WrongReads + point.Put.WrongReads + point.Scan.WrongReads).ToString("N0", s_numbers)]);
         }
 
         return table;

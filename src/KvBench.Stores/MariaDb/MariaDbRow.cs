@@ -38,7 +38,7 @@ internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapa
     /// <summary>MariaDB's documentation of innodb_flush_log_at_trx_commit: at 2 the log is flushed once a second, so an operating system crash or a power outage may lose about a second of transactions.</summary>
     public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
         ? new($"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}", TimeSpan.Zero, "the redo log is written and flushed at every commit: nothing acknowledged is lost")
-        : new($"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}", TimeSpan.FromSeconds(1), "the redo log is written at every commit and flushed once a second: an operating system crash or power outage may lose about a second of transactions");
+        : new($"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}", TimeSpan.Zero, "the redo log is written at every commit and flushed once a second: an operating system crash or power outage may lose about a second of transactions");
 
     /// <summary>
     /// <c>--no-defaults</c>: Debian's /etc/mysql files point at the system's own server (its socket under /run/mysqld);

@@ -75,6 +75,13 @@ public abstract class ServerRow : StoreRow
     public abstract ServerTierPromise Promise(Durability durability);
 
     /// <summary>
+    /// How far back a crash of the server's process may lose acknowledged writes at <paramref name="durability"/>, where
+    /// the row's setting keeps less than the tier means for every other row (a killed process loses nothing
+    /// acknowledged); <see langword="null"/> where it keeps the tier's meaning.
+    /// </summary>
+    public TimeSpan? WeakerThanTier(Durability durability) => Promise(durability).MayLose is var span && span > TimeSpan.Zero ? span : null;
+
+    /// <summary>
     /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
     /// a kill leaves nothing behind (the data directory is deleted either way).
     /// </summary>

@@ -92,6 +92,29 @@ public sealed class AdrSectionTests
     }
 
     [Fact]
+    public void What_each_row_survives_sets_the_crash_rounds_and_the_server_kill_rounds_side_by_side_and_alone_writes_nothing()
+    {
+        var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [new(StoreNames.Lmdb, Durability.Synced, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: [])] };
+        var servers = new ServerKillRoundsSection(AdrPreset.Quick)
+        {
+            WriterKills = [new(StoreNames.Redis, Durability.Buffered, Rounds: 2, Acknowledged: 12, Lost: 0, Torn: 0, ReopenFailures: [])],
+            Results = [new(StoreNames.Redis, Durability.Buffered, Rounds: 2, Acknowledged: 11, Lost: 0, Torn: 0, ReopenFailures: []) { Killed = CrashKill.Server }],
+        };
+        var machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4");
+        string Render(params AdrSection[] sections) =>
+            new AdrReport { Sections = sections, Machine = machine, Command = "the test", GeneratedAt = DateTimeOffset.UnixEpoch }.ToMarkdown();
+
+        string whole = Render(crash, new SurvivalSection(), servers);
+        string alone = Render(new SurvivalSection());
+
+        Assert.Contains("### What each row survives", whole, StringComparison.Ordinal);
+        Assert.True(whole.IndexOf("### Crash rounds", StringComparison.Ordinal) < whole.IndexOf("### What each row survives", StringComparison.Ordinal), whole);
+        Assert.Contains("LMDB | Synced | Synced | - | 2 | 10 | 0 | no server | - | - | a process kill |", whole, StringComparison.Ordinal);
+        Assert.Contains("Redis | Buffered | Buffered | `appendfsync no` | 2 | 12 | 0 | 2 | 11 | 0 | a process kill and a server kill |", whole, StringComparison.Ordinal);
+        Assert.DoesNotContain("What each row survives", alone, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Kvbench_adr_with_a_section_that_does_not_exist_is_a_usage_error_naming_the_sections()
     {
         (int exitCode, _, string error) = Invoke(["adr", "--section", "nope"]);

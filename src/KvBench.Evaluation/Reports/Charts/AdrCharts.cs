@@ -183,7 +183,7 @@ public static class AdrCharts
 
     /// <summary>What a write of the workload suites had reached when <paramref name="rows"/> ran at <paramref name="tier"/>, for a chart title.</summary>
     internal static string WorkloadTier(IEnumerable<string> rows, Durability tier) =>
-        Chart.TierOf(rows.Distinct().Select(row => (row, StoreCatalog.Names.Contains(row) || StoreCatalog.ServerNames.Contains(row) ? AcknowledgedTier.Label(StoreCatalog.DeclaredCapabilities(row), tier) : tier.ToString())));
+        Chart.TierOf(rows.Distinct().Select(row => (row, AcknowledgedTier.Label(row, tier))));
 
     /// <summary>"read-only" stays, "50/50" becomes "50-50": file names of letters, digits and '-'.</summary>
     internal static string Slug(string text) =>

@@ -33,6 +33,12 @@ public sealed class AdrMarkdown
     /// <summary>The command that regenerates the file (the evaluation, or <c>kvbench adr</c>).</summary>
     public string Command { get; }
 
+    /// <summary>
+    /// Every section of the run, measured, so a table that sets several sections' results side by side (what each row
+    /// survives) reads them where they are instead of measuring again. Default: none.
+    /// </summary>
+    public IReadOnlyList<AdrSection> Sections { get; init; } = [];
+
     /// <summary>Every chart placed so far, in the order of the file.</summary>
     public IReadOnlyList<Chart> ChartsPlaced => _charts;
 

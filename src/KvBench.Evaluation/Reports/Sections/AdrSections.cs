@@ -11,6 +11,7 @@ public static class AdrSections
     [
         new CapabilitiesSection(preset),
         new CrashRoundsSection(preset),
+        new SurvivalSection(),
         new BenchmarkSection(),
         new WorkloadSection(preset),
         new ContentionSection(preset),

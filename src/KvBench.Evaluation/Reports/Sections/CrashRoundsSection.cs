@@ -60,8 +60,7 @@ public sealed class CrashRoundsSection : AdrSection
     /// <inheritdoc/>
     public override IReadOnlyList<string> Problems() =>
     [
-        .. (Results ?? []).Where(result => !result.Held).Select(result =>
-            $"Crash rounds failed: {result.Store} at {result.Durability}: {result.Lost:N0} of {result.Acknowledged:N0} acknowledged records lost, {result.Torn:N0} torn, {result.ReopenFailures.Count} reopens failed"),
+        .. (Results ?? []).Where(result => !result.Held).Select(result => $"Crash rounds failed: {result.Outcome}"),
     ];
 
     /// <inheritdoc/>

@@ -9,7 +9,9 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// Server kill rounds on every server row available here, at both tiers: a writer process writes to a server KvBench
 /// started for the section alone, the server's process tree is killed with SIGKILL under it, the server is started
 /// again on its data directory, and every acknowledged write is read back. A loss at Synced, a loss from further back
-/// than the Buffered setting allows, a torn record or a failed reopen fails the run. Needs the CLI.
+/// than the Buffered setting allows, a torn record or a failed reopen fails the run. The same number of rounds kill
+/// the writer instead, the server running on (<see cref="WriterKills"/>), for the table of what every row survives
+/// (<see cref="SurvivalSection"/>). Needs the CLI.
 /// </summary>
 public sealed class ServerKillRoundsSection : AdrSection
 {
@@ -26,6 +28,9 @@ public sealed class ServerKillRoundsSection : AdrSection
     /// <summary>Server kill rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
     public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
 
+    /// <summary>Writer kill rounds on the same servers, per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    public IReadOnlyList<CrashRoundsResult>? WriterKills { get; set; }
+
     /// <summary>The server rows left out, each with why (<see cref="Plan"/>).</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
@@ -41,19 +46,22 @@ public sealed class ServerKillRoundsSection : AdrSection
         context.Log($"Server kill rounds: {Rounds} per server row and tier...");
         (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = Plan();
         var results = new List<CrashRoundsResult>();
+        var writerKills = new List<CrashRoundsResult>();
         foreach (IGrouping<ServerRow, (ServerRow Row, Durability Durability)> row in planned.GroupBy(round => round.Row))
         {
             foreach (Durability durability in row.Select(round => round.Durability))
             {
                 await using PrivateServer server = await PrivateServer.StartAsync(row.Key.Name, durability).ConfigureAwait(false);
                 string storeName = Path.Combine(context.WorkDirectory, "serverkills", $"{row.Key.Name}-{durability}");
+                writerKills.Add(await CrashRounds.RunWriterKillsOnServerAsync(context.Cli, server, $"{storeName}-writer", Rounds, seed: Rounds).ConfigureAwait(false));
                 results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, seed: Rounds).ConfigureAwait(false));
             }
 
-            context.Took($"Server kill rounds on {row.Key.Name}");
+            context.Took($"Server and writer kill rounds on {row.Key.Name}");
         }
 
         Results = results;
+        WriterKills = writerKills;
         LeftOut = leftOut;
     }
 
@@ -91,7 +99,10 @@ public sealed class ServerKillRoundsSection : AdrSection
 
     /// <inheritdoc/>
     public override IReadOnlyList<string> Problems() =>
-        [.. (Results ?? []).Where(ServerKillVerdict.Broken).Select(ServerKillVerdict.Problem)];
+    [
+        .. (Results ?? []).Where(ServerKillVerdict.Broken).Select(ServerKillVerdict.Problem),
+        .. (WriterKills ?? []).Where(result => !result.Held).Select(result => $"Writer kill rounds on a server failed: {result.Outcome}"),
+    ];
 
     /// <inheritdoc/>
     public override void WriteTo(AdrMarkdown markdown)

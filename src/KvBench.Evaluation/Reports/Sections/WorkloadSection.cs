@@ -90,7 +90,7 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         {
             output.AppendLine("### YCSB core workloads").AppendLine();
             output.AppendLine("A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian 0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to 100 records from a chosen key, 5% inserts.").AppendLine();
-            WorkloadTables.Ycsb(Ycsb).WriteTo(output);
+            WorkloadTables.Ycsb(Ycsb, Scope.Durability).WriteTo(output);
             markdown.Charts(Placed([.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)]), "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); the PNGs draw p50 to p99.9 on a log scale, one line per row.");
         }
 
@@ -98,7 +98,7 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         {
             output.AppendLine("### Threads").AppendLine();
             output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
-            WorkloadTables.Threads(ThreadSweep).WriteTo(output);
+            WorkloadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
             markdown.Charts(Placed(AdrCharts.Threads(ThreadSweep)), "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
             WorkloadTables.WriteThreadCosts(output, ThreadSweep);
         }
@@ -107,7 +107,7 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         {
             output.AppendLine("### Scale").AppendLine();
             output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the lengths of every file in the row's directory after the load and Flush added up, not the blocks the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
-            WorkloadTables.Scale(Scale).WriteTo(output);
+            WorkloadTables.Scale(Scale, Scope.Durability).WriteTo(output);
             markdown.Charts(Placed(AdrCharts.Scale(Scale)), "What each row costs as it grows, log-log: a flat line does not slow down with size.");
         }
     }
