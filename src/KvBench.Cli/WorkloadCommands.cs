@@ -119,7 +119,7 @@ internal static class WorkloadCommands
         var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
         var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, sizes, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            what, s_stores, s_records, threadCounts, sizes, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -134,15 +134,18 @@ internal static class WorkloadCommands
                 settings = settings with { ScaleRecords = [.. records.Order()] };
             }
 
+            // The tier every row opens at, so a sweep can repeat the Synced tables of the server section.
+            Durability durability = parseResult.GetValue(StoreArguments.Durability);
+            StoreOptions Options(string directory) => new() { Directory = directory, Durability = durability };
             if (parseResult.GetRequiredValue(what) == "scale")
             {
                 IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                    WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
+                    WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
                 return Report(parseResult, [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])], WorkloadTables.Scale(points), points);
             }
 
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
+                WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
             return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure), [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
         });
         return command;

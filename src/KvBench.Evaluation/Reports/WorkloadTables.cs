@@ -124,11 +124,50 @@ public static class WorkloadTables
                     continue;
                 }
 
-                lines.Add(string.Create(s_numbers, $"{group.Key.Store} ({group.Key.Mix}) ran {growth:0.0}x its one-thread rate at {many.Settings.Threads} threads on {oneCost.Cores} cores, where more threads can give at most {usable}x: each operation cost less work, CPU {CpuPerOperation(one)} → {CpuPerOperation(many)} per operation and {SystemCallsPerOperation(one)} → {SystemCallsPerOperation(many)} system calls ({oneCost.CoresBusy:0.00} → {many.Cost!.CoresBusy:0.00} cores busy)."));
+                lines.Add(string.Create(s_numbers, $"{group.Key.Store} ({group.Key.Mix}) ran {growth:0.0}x its one-thread rate at {many.Settings.Threads} threads on {oneCost.Cores} cores, where more threads can give at most {usable}x: {WhyFasterThanCores(one, many)}."));
             }
         }
 
         return lines;
+    }
+
+    /// <summary>
+    /// What the cost columns say about a rate that grew faster than the cores, worded from the figures it quotes: less
+    /// CPU time per operation only where the printed CPU/op fell, and otherwise the cores the process kept busy, which
+    /// must then have grown (a thread that waits leaves its core to another).
+    /// </summary>
+    private static string WhyFasterThanCores(WorkloadResult one, WorkloadResult many)
+    {
+        ProcessCost oneCost = one.Cost!;
+        ProcessCost manyCost = many.Cost!;
+        string cpu = $"CPU {CpuPerOperation(one)} → {CpuPerOperation(many)} per operation";
+        string calls = $"{SystemCallsPerOperation(one)} → {SystemCallsPerOperation(many)} system calls";
+        string busyOne = oneCost.CoresBusy.ToString("0.00", s_numbers);
+        string busyMany = manyCost.CoresBusy.ToString("0.00", s_numbers);
+
+        // Compared as printed, so that the words never contradict the figures beside them.
+        double cpuOne = one.CpuMicrosecondsPerOperation ?? 0;
+        double cpuMany = many.CpuMicrosecondsPerOperation ?? 0;
+        if (CpuPerOperation(one) != CpuPerOperation(many) && cpuMany < cpuOne)
+        {
+            return string.Create(s_numbers, $"each operation cost less CPU time, {cpu} and {calls} ({busyOne} → {busyMany} cores busy)");
+        }
+
+        string text = string.Create(s_numbers, $"each operation cost no less CPU time ({cpu}, {calls})");
+        if (double.Parse(busyMany, s_numbers) > double.Parse(busyOne, s_numbers))
+        {
+            text += $", but the process kept more of the cores busy, {busyOne} → {busyMany}";
+            if (double.Parse(busyOne, s_numbers) < 1)
+            {
+                text += ": at one thread it kept under one core busy, so its one thread waited part of the time (on its server, the device or a lock), and more threads wait at once";
+            }
+        }
+        else
+        {
+            text += $" ({busyOne} → {busyMany} cores busy)";
+        }
+
+        return text;
     }
 
     /// <summary>

@@ -7,8 +7,8 @@ namespace KvBench.Evaluation.Workload;
 /// did less work per operation, and these say which work.
 /// </summary>
 /// <param name="WallSeconds">The window the counters were read over.</param>
-/// <param name="UserSeconds">Process CPU time in user mode over the window.</param>
-/// <param name="SystemSeconds">Process CPU time in the kernel over the window.</param>
+/// <param name="UserSeconds">Process CPU time in user mode over the window (see <see cref="SplitWindow"/>).</param>
+/// <param name="SystemSeconds">Process CPU time in the kernel over the window (see <see cref="SplitWindow"/>).</param>
 /// <param name="SystemCalls">System calls made by the run's threads over the window, or <see langword="null"/> where they cannot be counted.</param>
 /// <param name="SystemCallsUnmeasured">Why <paramref name="SystemCalls"/> is missing, or <see langword="null"/>.</param>
 /// <param name="Cores">Logical cores the process could run on.</param>
@@ -25,6 +25,29 @@ public sealed record ProcessCost(double WallSeconds, double UserSeconds, double 
 
     /// <summary>System calls per operation, or <see langword="null"/> where they were not counted.</summary>
     public double? SystemCallsPerOperation(double operationsPerSecond) => SystemCalls is { } calls ? PerOperation(calls, operationsPerSecond) : null;
+
+    /// <summary>
+    /// The process's CPU time over a window, split into user and system. The total is the difference of the process's
+    /// two readings, exact: the kernel counts a thread's CPU time to the nanosecond. The split of that difference is
+    /// not the window's: Linux splits CPU time by the mode its timer ticks found a thread in and reports a process's
+    /// split as the ratio of its ticks over its whole life, never letting either part fall (see
+    /// <see cref="ThreadCpuTime"/>), so a window late in a long process can read no user time at all, or no system
+    /// time. The run's own threads, started for the run and read once as they finish, carry the ratio of their own
+    /// ticks over the warm-up and the window, the same work: the window's total is split in their proportion. Without
+    /// them (off Linux), the process's own difference stands.
+    /// </summary>
+    /// <param name="process">The difference of the process's user and system times between the window's two ends.</param>
+    /// <param name="runThreads">The run's threads' user and system times over their lives, added up, when they could be read.</param>
+    public static CpuSplit SplitWindow(CpuSplit process, CpuSplit? runThreads)
+    {
+        if (runThreads is not { TotalSeconds: > 0 } threads)
+        {
+            return process;
+        }
+
+        double system = process.TotalSeconds * (threads.SystemSeconds / threads.TotalSeconds);
+        return new CpuSplit(process.TotalSeconds - system, system);
+    }
 
     /// <summary>A window's total spread over the operations it completed, taking the operations from the rate over the same length of time.</summary>
     private double PerOperation(double total, double operationsPerSecond) => operationsPerSecond > 0 && WallSeconds > 0 ? total / WallSeconds / operationsPerSecond : 0;

@@ -11,12 +11,19 @@ internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User,
         return new ProcessCostSample(Stopwatch.GetTimestamp(), usage.UserTime, usage.PrivilegedTime, systemCalls?.Read());
     }
 
-    /// <summary>What was spent from this sample to <paramref name="end"/>.</summary>
-    public ProcessCost Until(ProcessCostSample end, string? systemCallsUnmeasured) => new(
-        Stopwatch.GetElapsedTime(Timestamp, end.Timestamp).TotalSeconds,
-        (end.User - User).TotalSeconds,
-        (end.System - System).TotalSeconds,
-        end.SystemCalls - SystemCalls,
-        systemCallsUnmeasured,
-        Environment.ProcessorCount);
+    /// <summary>
+    /// What was spent from this sample to <paramref name="end"/>: the process's CPU time between the two, split into
+    /// user and system in the proportion of <paramref name="runThreads"/> when given (see <see cref="ProcessCost.SplitWindow"/>).
+    /// </summary>
+    public ProcessCost Until(ProcessCostSample end, string? systemCallsUnmeasured, CpuSplit? runThreads = null)
+    {
+        CpuSplit window = ProcessCost.SplitWindow(new CpuSplit((end.User - User).TotalSeconds, (end.System - System).TotalSeconds), runThreads);
+        return new(
+            Stopwatch.GetElapsedTime(Timestamp, end.Timestamp).TotalSeconds,
+            window.UserSeconds,
+            window.SystemSeconds,
+            end.SystemCalls - SystemCalls,
+            systemCallsUnmeasured,
+            Environment.ProcessorCount);
+    }
 }

@@ -76,11 +76,13 @@ public static class WorkloadRunner
         MonotonicClock.WaitUntil(shared.MeasureFrom);
         ProcessCostSample windowStart = ProcessCostSample.Take(systemCalls);
         MonotonicClock.WaitUntil(shared.StopAt);
-        ProcessCost cost = windowStart.Until(ProcessCostSample.Take(systemCalls), systemCallsUnmeasured);
+        ProcessCostSample windowEnd = ProcessCostSample.Take(systemCalls);
         foreach (Thread thread in threads)
         {
             thread.Join();
         }
+
+        ProcessCost cost = windowStart.Until(windowEnd, systemCallsUnmeasured, RunThreadsCpu(workers));
 
         TimeSpan elapsed = Stopwatch.GetElapsedTime(shared.MeasureFrom, shared.StopAt);
         foreach ((long index, ulong version) in workers.SelectMany(worker => worker.Acknowledged ?? []))
@@ -115,6 +117,10 @@ public static class WorkloadRunner
             FirstWrongRead = workers.Select(worker => worker.FirstWrongRead).FirstOrDefault(read => read is not null),
         };
     }
+
+    /// <summary>The workers' own CPU times over their lives added up, or <see langword="null"/> when any could not read its own.</summary>
+    private static CpuSplit? RunThreadsCpu(Worker[] workers) =>
+        workers.All(worker => worker.Cpu is not null) ? workers.Aggregate(default(CpuSplit), (sum, worker) => sum + worker.Cpu!.Value) : null;
 
     private static long CalibrateClock()
     {
@@ -256,7 +262,18 @@ public static class WorkloadRunner
 
         public string? FirstWrongRead { get; private set; }
 
+        /// <summary>This thread's user and system time over its life, read as it finishes, or <see langword="null"/> where it cannot be read.</summary>
+        public CpuSplit? Cpu { get; private set; }
+
         public void Run()
+        {
+            RunOperations();
+
+            // Read once, at the end of the thread's life, so nothing the thread reported earlier holds the split back (see ThreadCpuTime).
+            Cpu = ThreadCpuTime.Read();
+        }
+
+        private void RunOperations()
         {
             _shared.WaitForStart();
             double? perThreadRate = _shared.Settings.TargetOperationsPerSecond / _shared.Settings.Threads;

@@ -56,6 +56,75 @@ public sealed class ProcessCostTests
     }
 
     [Fact]
+    public void A_window_late_in_a_long_process_takes_its_split_from_the_run_threads_not_from_the_process_lifetime_ratio()
+    {
+        // The process's earlier life: its ticks caught half of its runtime, three in five of them in user mode.
+        var process = new TickAccounting();
+        process.Run(runtime: 100, userTicks: 30, systemTicks: 20);
+        CpuSplit atStart = process.Read();
+
+        // The window: one fresh run thread, a quarter of its time in user mode by its ticks, all of it in the process too.
+        var runThread = new TickAccounting();
+        runThread.Run(runtime: 0.18, userTicks: 0.05, systemTicks: 0.15);
+        process.Run(runtime: 0.18, userTicks: 0.05, systemTicks: 0.15);
+        CpuSplit atEnd = process.Read();
+
+        // What the kernel's rule gives the process's two readings: the window's user time is swallowed by the clamp.
+        Assert.Equal(0, atEnd.UserSeconds - atStart.UserSeconds, precision: 9);
+        Assert.Equal(0.18, atEnd.SystemSeconds - atStart.SystemSeconds, precision: 9);
+
+        var start = new ProcessCostSample(Timestamp: 0, TimeSpan.FromSeconds(atStart.UserSeconds), TimeSpan.FromSeconds(atStart.SystemSeconds), SystemCalls: null);
+        var end = new ProcessCostSample(Timestamp: System.Diagnostics.Stopwatch.Frequency, TimeSpan.FromSeconds(atEnd.UserSeconds), TimeSpan.FromSeconds(atEnd.SystemSeconds), SystemCalls: null);
+        ProcessCost cost = start.Until(end, systemCallsUnmeasured: "not counted here", runThreads: runThread.Read());
+
+        Assert.Equal(0.045, cost.UserSeconds, precision: 6);
+        Assert.Equal(0.135, cost.SystemSeconds, precision: 6);
+        Assert.Equal(0.18, cost.UserSeconds + cost.SystemSeconds, precision: 6);
+    }
+
+    [Fact]
+    public void The_window_keeps_the_process_total_and_takes_the_run_threads_proportion()
+    {
+        CpuSplit split = ProcessCost.SplitWindow(new CpuSplit(0, 0.2), runThreads: new CpuSplit(0.3, 0.1));
+
+        Assert.Equal(0.15, split.UserSeconds, precision: 9);
+        Assert.Equal(0.05, split.SystemSeconds, precision: 9);
+
+        // Where the run threads could not read themselves (off Linux), the process's own difference stands.
+        Assert.Equal(new CpuSplit(0.12, 0.08), ProcessCost.SplitWindow(new CpuSplit(0.12, 0.08), runThreads: null));
+    }
+
+    [Fact]
+    public void A_thread_reads_its_own_user_and_system_time()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Assert.Null(ThreadCpuTime.Read());
+            return;
+        }
+
+        CpuSplit? read = null;
+        var spinner = new Thread(() =>
+        {
+            // Long enough in user mode for several of the kernel's ticks to find the thread there.
+            long until = System.Diagnostics.Stopwatch.GetTimestamp() + (System.Diagnostics.Stopwatch.Frequency / 10);
+            ulong x = 1;
+            while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+            {
+                x = (x * 6364136223846793005UL) + 1;
+            }
+
+            GC.KeepAlive(x);
+            read = ThreadCpuTime.Read();
+        });
+        spinner.Start();
+        spinner.Join();
+
+        CpuSplit times = Assert.NotNull(read);
+        Assert.True(times.UserSeconds > 0 && times.TotalSeconds < 10, $"{times}");
+    }
+
+    [Fact]
     public void A_rate_that_grows_faster_than_the_cores_is_explained_from_its_costs_and_one_that_does_not_is_not()
     {
         WorkloadResult one = Result(threads: 1, operationsPerSecond: 100_000, cpuSeconds: 1.0, systemCalls: 200_000);
@@ -106,6 +175,47 @@ public sealed class ProcessCostTests
     };
 
     private static LatencySummary Latency() => new(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1);
+
+    /// <summary>
+    /// Linux's tick-based split of CPU time (<c>cputime_adjust</c> in kernel/sched/cputime.c): the exact runtime split in
+    /// the ratio of the ticks that found the task in user and in system mode, neither part ever reported below what it
+    /// was before.
+    /// </summary>
+    private sealed class TickAccounting
+    {
+        private double _runtime;
+        private double _userTicks;
+        private double _systemTicks;
+        private double _reportedUser;
+        private double _reportedSystem;
+
+        public void Run(double runtime, double userTicks, double systemTicks)
+        {
+            _runtime += runtime;
+            _userTicks += userTicks;
+            _systemTicks += systemTicks;
+        }
+
+        public CpuSplit Read()
+        {
+            if (_reportedUser + _reportedSystem >= _runtime)
+            {
+                return new CpuSplit(_reportedUser, _reportedSystem);
+            }
+
+            double system = _systemTicks == 0 ? 0 : _userTicks == 0 ? _runtime : _runtime * _systemTicks / (_systemTicks + _userTicks);
+            system = Math.Max(system, _reportedSystem);
+            double user = _runtime - system;
+            if (user < _reportedUser)
+            {
+                user = _reportedUser;
+                system = _runtime - user;
+            }
+
+            (_reportedUser, _reportedSystem) = (user, system);
+            return new CpuSplit(user, system);
+        }
+    }
 
     [Fact]
     public void A_kind_of_operation_of_which_none_completed_prints_so_not_a_latency_of_zero()
