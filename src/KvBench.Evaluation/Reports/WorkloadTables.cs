@@ -188,7 +188,7 @@ public static class WorkloadTables
                 continue;
             }
 
-            lines.Add(string.Create(s_numbers, $"{group.Key} ({one.Workload.Name}): a lone reader made {SystemCallsPerOperation(one)} system calls per read ({CpuPerOperation(one)} of CPU, {SystemCpuPerOperation(one)} of it in the kernel), against {SystemCallsPerOperation(most)} ({CpuPerOperation(most)}, {SystemCpuPerOperation(most)}) at {most.Settings.Threads} threads. ")
+            lines.Add(string.Create(s_numbers, $"{group.Key} ({one.Workload.Name}): a lone reader made {SystemCallsPerOperation(one)} system calls per read ({CpuPerOperation(one)} of CPU{InTheKernel(one)}), against {SystemCallsPerOperation(most)} ({CpuPerOperation(most)}{InTheKernel(most)}) at {most.Settings.Threads} threads. ")
                 + "Every read is a transaction of its own, and in WAL each one takes a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file when it starts and drops it when it ends: that lock is how SQLite tells the checkpointer and the next writer, in any process, which WAL frames a reader may still need. "
                 + "SQLite's unix VFS keeps one such lock per process and file and counts its holders, so while one of the process's connections holds it another takes and drops it without a system call: with several readers one nearly always holds it, and a lone reader pays the pair on every read. "
                 + "Where no commit has reached the WAL since the -shm file was set up, a read also pays an fstat of the database file, whose size the WAL index does not hold yet. "
@@ -432,8 +432,18 @@ public static class WorkloadTables
         _ => string.Create(s_numbers, $"{nanoseconds / 1_000_000:0.##} ms"),
     };
 
-    private static string SystemCpuPerOperation(WorkloadResult result) =>
-        result.Cost is { } cost ? Latency(cost.SystemMicrosecondsPerOperation(result.OperationsPerSecond) * 1_000) : "-";
+    /// <summary>", 12 µs of it in the kernel" where the split rests on enough timer samples (see <see cref="ProcessCost.SplitIsSampledEnough"/>); nothing where it does not.</summary>
+    private static string InTheKernel(WorkloadResult result) =>
+        result.Cost is { SplitIsSampledEnough: true } ? $", {SystemCpuPerOperation(result)} of it in the kernel" : string.Empty;
+
+    /// <summary>The system share of CPU/op, where the split rests on enough timer samples; otherwise how little it had.</summary>
+    internal static string SystemCpuPerOperation(WorkloadResult result) => result.Cost switch
+    {
+        null => "-",
+        { SplitIsSampledEnough: true } cost => Latency(cost.SystemMicrosecondsPerOperation(result.OperationsPerSecond) * 1_000),
+        { SplitCpuSeconds: { } sampled } => string.Create(s_numbers, $"unsplit ({sampled * 1_000:0} ms of CPU)"),
+        _ => "unsplit",
+    };
 
     private static string CpuPerOperation(WorkloadResult result) => result.CpuMicrosecondsPerOperation is { } micros ? Latency(micros * 1_000) : "-";
 

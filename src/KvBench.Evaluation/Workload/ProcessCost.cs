@@ -14,6 +14,26 @@ namespace KvBench.Evaluation.Workload;
 /// <param name="Cores">Logical cores the process could run on.</param>
 public sealed record ProcessCost(double WallSeconds, double UserSeconds, double SystemSeconds, long? SystemCalls, string? SystemCallsUnmeasured, int Cores)
 {
+    /// <summary>
+    /// The least CPU time the user/system split may rest on. Linux splits CPU time by sampling: each timer tick (every
+    /// 4 ms at 250 Hz, every 10 ms at 100 Hz) charges the mode it finds a thread in. A second of CPU time is 100 to 250
+    /// samples, which puts a share of a tenth within a few hundredths; a tenth of a second, 10 to 25 samples, often has
+    /// no sample of a minority mode at all, and the split then reads zero user or zero system time for work that had both.
+    /// </summary>
+    public const double MinimumSplitCpuSeconds = 1.0;
+
+    /// <summary>
+    /// The CPU time of the run's threads that <see cref="UserSeconds"/> and <see cref="SystemSeconds"/> are split by
+    /// (<see cref="SplitWindow"/>), or <see langword="null"/> when the split is the process's own difference.
+    /// </summary>
+    public double? SplitCpuSeconds { get; init; }
+
+    /// <summary>
+    /// Whether the user/system split rests on enough timer samples to be printed (<see cref="MinimumSplitCpuSeconds"/>);
+    /// the total, <see cref="UserSeconds"/> plus <see cref="SystemSeconds"/>, is exact either way.
+    /// </summary>
+    public bool SplitIsSampledEnough => SplitCpuSeconds >= MinimumSplitCpuSeconds;
+
     /// <summary>CPU time over wall time: how many cores the process kept busy on average.</summary>
     public double CoresBusy => WallSeconds > 0 ? (UserSeconds + SystemSeconds) / WallSeconds : 0;
 

@@ -24,6 +24,9 @@ internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User,
             window.SystemSeconds,
             end.SystemCalls - SystemCalls,
             systemCallsUnmeasured,
-            Environment.ProcessorCount);
+            Environment.ProcessorCount)
+        {
+            SplitCpuSeconds = runThreads is { TotalSeconds: > 0 } threads ? threads.TotalSeconds : null,
+        };
     }
 }
