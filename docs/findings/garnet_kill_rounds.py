@@ -4,8 +4,8 @@
 Each round starts garnet-server (the .NET tool package's GarnetServer.dll, run with `dotnet`) on the same log and
 checkpoint directories, has writer threads put records of their own over plain RESP sockets until the server is
 killed with SIGKILL at a random moment, and counts the writes that got their reply. After every restart it reads back
-every record acknowledged so far (or only after the last round, as KvBench's test does, with --check-at-end) and
-prints what each earlier round lost.
+every record acknowledged so far (or only after the last round, with --check-at-end) and prints what each earlier
+round lost, and what Garnet logged while it recovered.
 
 Only the standard library; the server listens on 127.0.0.1.
 """
