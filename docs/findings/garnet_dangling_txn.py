@@ -24,7 +24,12 @@ from garnet_kill_rounds import Resp, Server, free_port, recovery_complaints, ser
 def start(dll, data, extra, name):
     log = open(os.path.join(data, name + ".log"), "wb")
     server = Server(dll, data, free_port(), extra, log)
-    server.wait_ready()
+    try:
+        server.wait_ready()
+    except BaseException:
+        if server.proc.poll() is None:
+            server.kill("kill")
+        raise
     log.flush()
     for complaint in recovery_complaints(log.name):
         print("  %s: garnet said: %s" % (name, complaint), flush=True)
@@ -43,6 +48,7 @@ def main():
     extra = args.garnet_args or ["--aof", "--aof-commit-wait", "--device-type", "RandomAccess", "--recover"]
     dll = server_dll(args.version)
     data = tempfile.mkdtemp(prefix="garnet-txn-")
+    server = None
     try:
         server = start(dll, data, extra, "first")
         client = Resp(server.port)
@@ -88,6 +94,8 @@ def main():
         print("RESULT control=%s acknowledged=%d lost=%d" % (args.control, 2 if acknowledged else 0, lost))
         return 1 if lost else 0
     finally:
+        if server is not None and server.proc.poll() is None:
+            server.kill("kill")  # a step that failed leaves no server behind
         shutil.rmtree(data, ignore_errors=True)
 
 
