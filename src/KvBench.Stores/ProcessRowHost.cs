@@ -24,6 +24,7 @@ public sealed class ProcessRowHost : RowHost
     private readonly Lock _lastLinesLock = new();
     private readonly Lock _processLock = new();
     private readonly Dictionary<string, string> _publishes;
+    private readonly Action<string>? _outputLine;
     private Process? _process;
     private bool _ready;
 
@@ -35,13 +36,18 @@ public sealed class ProcessRowHost : RowHost
     /// The environment variables that say how to reach the server (for example its loopback port, chosen before it
     /// starts), published while it serves (<see cref="RowHost.Published"/>). Default: none.
     /// </param>
+    /// <param name="outputLine">
+    /// Told each line the server writes to its standard output or error, as it comes (from the threads that read them):
+    /// for a caller that needs more of what the server said than the last lines a failed start quotes. Default: none.
+    /// </param>
     /// <exception cref="ArgumentException">A variable's name is empty or holds '=', or its value is empty.</exception>
     public ProcessRowHost(
         string rowName,
         ProcessStartInfo startInfo,
         Func<CancellationToken, Task<bool>> isReady,
         TimeSpan readyTimeout,
-        IReadOnlyDictionary<string, string>? publishes = null)
+        IReadOnlyDictionary<string, string>? publishes = null,
+        Action<string>? outputLine = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(rowName);
         ArgumentNullException.ThrowIfNull(startInfo);
@@ -52,6 +58,7 @@ public sealed class ProcessRowHost : RowHost
         _isReady = isReady;
         _readyTimeout = readyTimeout;
         _publishes = new(publishes ?? NothingPublished);
+        _outputLine = outputLine;
         foreach ((string name, string value) in _publishes)
         {
             // An empty value would unset the variable rather than publish it.
@@ -211,6 +218,7 @@ public sealed class ProcessRowHost : RowHost
             return;
         }
 
+        _outputLine?.Invoke(line);
         lock (_lastLinesLock)
         {
             _lastLines.Enqueue(line);

@@ -20,14 +20,16 @@ namespace KvBench.Stores.Redis;
 /// <remarks>
 /// Garnet 2.2.8 names no option that calls fsync. Its <c>--device-type FileStream</c> opens the file through
 /// <c>FileStream</c> with <c>FileOptions.WriteThrough</c>, which .NET opens <c>O_SYNC</c> on Linux: strace saw one such
-/// write per commit (404 for 200 Puts, a Put being a MULTI/EXEC of SET and ZADD), a flush each. But SIGKILL rounds on it
-/// (the server killed under four writers, restarted on its directory with <c>--recover</c>) lost acknowledged writes:
-/// 32 of 98 in 3 rounds on 2026-11-25 (another run: 0 of 150). A tier that loses acknowledged writes to a killed process
-/// is not Synced, so KvBench does not offer it. RandomAccess lost none of 1,437 and 1,116 in 3 rounds, but 1,300 of 1,660
-/// in 5, and a plain RESP client's SETs (no MULTI/EXEC) lost the last 1,082 acknowledged writes of one round of four:
-/// Garnet loses acknowledged writes to a SIGKILL and --recover, which the Buffered tier's promise (the write survives
-/// the process being killed) does not allow either. The row still declares Buffered, what its settings ask for;
-/// GarnetKillRoundTests measures the loss and is skipped until it is understood.
+/// write per commit, a flush each. KvBench does not offer it as Synced because SIGKILL rounds on it (the server killed
+/// under four writers, restarted on its directory with <c>--recover</c>) lost acknowledged writes. So did rounds on
+/// RandomAccess, and the cause is neither device (docs/findings/garnet-kill-rounds.md): a kill in the middle of a
+/// MULTI/EXEC (a Put is one) leaves the transaction's start in the append-only file without its end; Garnet numbers its
+/// sessions from the start in every process, and once a later process's session of the same number runs a transaction,
+/// every later recovery's replay stops there ("No nested transactions expected"), logs the error and serves what it
+/// replayed, without whatever the file holds past it. No option prevents it (<c>--fail-on-recovery-error</c> only makes
+/// the server refuse to start instead); a checkpoint after each recovery does, which the row does not take, as it runs
+/// Garnet as its settings say. So Buffered (the write survives the process being killed) holds for one kill and not
+/// across repeated kills and recoveries; GarnetKillRoundTests measures the loss both ways.
 /// </remarks>
 internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCapabilities
 {
