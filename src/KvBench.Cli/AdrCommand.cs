@@ -64,7 +64,8 @@ internal static class AdrCommand
             var request = new AdrRequest
             {
                 OutputFile = file.FullName,
-                Command = $"kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
+                // The rounds' variable changes what the file measures, so the command that regenerates it carries it.
+                Command = $"{RoundsVariableSet()}kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
                 Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
                 ResultsDirectory = parseResult.GetValue(results)!.FullName,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
@@ -77,4 +78,8 @@ internal static class AdrCommand
         });
         return command;
     }
+
+    /// <summary>"KVBENCH_CRASH_ROUNDS=N " when the variable is set, else nothing.</summary>
+    private static string RoundsVariableSet() =>
+        Environment.GetEnvironmentVariable(CrashRounds.RoundsVariable) is { Length: > 0 } rounds ? $"{CrashRounds.RoundsVariable}={rounds} " : string.Empty;
 }

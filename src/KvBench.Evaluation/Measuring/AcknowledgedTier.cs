@@ -25,8 +25,9 @@ public static class AcknowledgedTier
     /// <summary>
     /// The cell for the catalog's row <paramref name="row"/> measured at <paramref name="tier"/>: as
     /// <see cref="Label(StoreCapabilities, Durability)"/>, except that a server row whose setting for the tier lets a
-    /// killed server lose acknowledged writes (<see cref="ServerRow.WeakerThanTier"/>) is named by what it keeps, never by
-    /// the tier it falls short of. A name the catalog does not have gets the tier.
+    /// killed server lose acknowledged writes (<see cref="ServerRow.WeakerThanTier"/>), or whose server KvBench found to
+    /// lose them (<see cref="ServerRow.KnownLoss"/>), is named by what it keeps, never by the tier it falls short of. A
+    /// name the catalog does not have gets the tier.
     /// </summary>
     public static string Label(string row, Durability tier)
     {
@@ -36,9 +37,12 @@ public static class AcknowledgedTier
             return tier.ToString();
         }
 
-        return StoreCatalog.Row(row) is ServerRow server && server.WeakerThanTier(tier) is { } mayLose
-            ? ServerMemoryFor(mayLose)
-            : Label(StoreCatalog.DeclaredCapabilities(row), tier);
+        return StoreCatalog.Row(row) switch
+        {
+            ServerRow server when server.KnownLoss(tier) is { } known => known,
+            ServerRow server when server.WeakerThanTier(tier) is { } mayLose => ServerMemoryFor(mayLose),
+            _ => Label(StoreCatalog.DeclaredCapabilities(row), tier),
+        };
     }
 
     /// <summary>The cell for a server that acknowledges writes it may still hold in its own memory for up to <paramref name="mayLose"/>.</summary>

@@ -23,6 +23,7 @@ public static class ServerKillVerdict
     /// </summary>
     public static bool Broken(CrashRoundsResult result)
     {
+        ArgumentNullException.ThrowIfNull(result);
         ServerTierPromise promise = PromiseOf(result);
         return result.Torn > 0 || result.ReopenFailures.Count > 0 || (result.Lost > 0 && (promise.MayLose == TimeSpan.Zero || result.LostSpan > promise.MayLose));
     }
@@ -42,8 +43,11 @@ public static class ServerKillVerdict
         }
 
         string lost = string.Create(CultureInfo.InvariantCulture, $"{result.Lost:N0} acknowledged writes lost, from up to {Milliseconds(result.LostSpan)} before the kill");
+        string known = StoreCatalog.Row(result.Store) is ServerRow row && row.KnownLoss(result.Durability) is not null
+            ? " (the row's known loss, which its Acknowledged column names)"
+            : string.Empty;
         return promise.MayLose == TimeSpan.Zero
-            ? $"broken: {lost}; {result.Durability} promises none"
+            ? $"broken: {lost}; {result.Durability} promises none{known}"
             : result.LostSpan <= promise.MayLose
                 ? $"within the promise: {lost}, of {Milliseconds(promise.MayLose)} allowed"
                 : $"broken: {lost}, more than the {Milliseconds(promise.MayLose)} allowed";
@@ -52,6 +56,13 @@ public static class ServerKillVerdict
     /// <summary>A span in milliseconds for the tables: tenths below 10 ms, where a loss of the last few writes lands, whole ones above.</summary>
     public static string Milliseconds(TimeSpan span) =>
         span.TotalMilliseconds.ToString(span.TotalMilliseconds < 10 ? "0.0" : "N0", CultureInfo.InvariantCulture) + " ms";
+
+    /// <summary>
+    /// Whether a broken result is a failure of this run: not where the loss is the row's known one
+    /// (<see cref="ServerRow.KnownLoss"/>), which the table shows as measured, and which no run can fix.
+    /// </summary>
+    public static bool IsNewFailure(CrashRoundsResult result) =>
+        Broken(result) && !(result.Torn == 0 && result.ReopenFailures.Count == 0 && StoreCatalog.Row(result.Store) is ServerRow row && row.KnownLoss(result.Durability) is not null);
 
     /// <summary>The problem line of a broken result, for a run's failure list.</summary>
     public static string Problem(CrashRoundsResult result)

@@ -68,6 +68,12 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
     public override ServerTierPromise Promise(Durability durability) =>
         new("--aof --aof-commit-wait, --device-type RandomAccess", TimeSpan.Zero, "every write is committed to the append-only file before its reply, with no device flush: a killed server loses nothing acknowledged, a power loss may");
 
+    /// <summary>
+    /// A write survives the kill after it, and a later recovery may drop it: once a kill has cut a MULTI/EXEC, every
+    /// recovery after a further kill stops replaying at the cut (see the remarks).
+    /// </summary>
+    public override string? KnownLoss(Durability durability) => "Buffered until a later recovery";
+
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
     /// <summary>

@@ -82,6 +82,14 @@ public abstract class ServerRow : StoreRow
     public TimeSpan? WeakerThanTier(Durability durability) => Promise(durability).MayLose is var span && span > TimeSpan.Zero ? span : null;
 
     /// <summary>
+    /// What KvBench's kill rounds found the row's server to lose of acknowledged writes at <paramref name="durability"/>
+    /// against its own documentation, in a few words for the tables' Acknowledged column, or <see langword="null"/> where
+    /// nothing is known. A row with a known loss is named by it in every table, its kill rounds show the loss as
+    /// measured, and the loss is not a new failure of each run.
+    /// </summary>
+    public virtual string? KnownLoss(Durability durability) => null;
+
+    /// <summary>
     /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
     /// a kill leaves nothing behind (the data directory is deleted either way).
     /// </summary>

@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.Measuring;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -13,6 +14,7 @@ public sealed class AcknowledgedTierTests
     [InlineData(StoreNames.PostgreSql, Durability.Buffered, "server memory up to 600 ms")]
     [InlineData(StoreNames.PostgreSql, Durability.Synced, "Synced")]
     [InlineData(StoreNames.Redis, Durability.Buffered, "Buffered")]
+    [InlineData(StoreNames.Garnet, Durability.Buffered, "Buffered until a later recovery")]
     [InlineData(StoreNames.MariaDb, Durability.Buffered, "Buffered")]
     [InlineData(StoreNames.Etcd, Durability.Buffered, "Synced")]
     [InlineData(StoreNames.Faster, Durability.Buffered, AcknowledgedTier.MemoryUntilFlush)]
@@ -20,6 +22,20 @@ public sealed class AcknowledgedTierTests
     [InlineData("Not_a_row", Durability.Synced, "Synced")]
     public void A_rows_cell_says_what_its_acknowledged_write_had_reached(string row, Durability tier, string expected) =>
         Assert.Equal(expected, AcknowledgedTier.Label(row, tier));
+
+    [Fact]
+    public void A_rows_known_loss_is_shown_as_broken_but_is_no_new_failure_of_the_run_and_anything_else_broken_still_is()
+    {
+        var garnetLost = new CrashRoundsResult(StoreNames.Garnet, Durability.Buffered, 10, 10_000, 9_000, 0, []) { Killed = CrashKill.Server };
+        var garnetTorn = garnetLost with { Torn = 1 };
+        var redisLost = new CrashRoundsResult(StoreNames.Redis, Durability.Buffered, 10, 10_000, 1, 0, []) { Killed = CrashKill.Server };
+
+        Assert.True(ServerKillVerdict.Broken(garnetLost));
+        Assert.StartsWith("broken: 9,000 acknowledged writes lost", ServerKillVerdict.Of(garnetLost), StringComparison.Ordinal);
+        Assert.False(ServerKillVerdict.IsNewFailure(garnetLost));
+        Assert.True(ServerKillVerdict.IsNewFailure(garnetTorn));
+        Assert.True(ServerKillVerdict.IsNewFailure(redisLost));
+    }
 
     [Fact]
     public void The_workload_tables_carry_the_column_when_they_know_the_tier_and_leave_it_out_when_not()

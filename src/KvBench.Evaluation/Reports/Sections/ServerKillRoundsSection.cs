@@ -100,7 +100,7 @@ public sealed class ServerKillRoundsSection : AdrSection
     /// <inheritdoc/>
     public override IReadOnlyList<string> Problems() =>
     [
-        .. (Results ?? []).Where(ServerKillVerdict.Broken).Select(ServerKillVerdict.Problem),
+        .. (Results ?? []).Where(ServerKillVerdict.IsNewFailure).Select(ServerKillVerdict.Problem),
         .. (WriterKills ?? []).Where(result => !result.Held).Select(result => $"Writer kill rounds on a server failed: {result.Outcome}"),
     ];
 
