@@ -109,19 +109,8 @@ public static class CrashRounds
     /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
     public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
     {
-        ArgumentNullException.ThrowIfNull(cli);
         ArgumentNullException.ThrowIfNull(server);
-        string store = server.Row.Name;
-        Durability durability = server.Durability;
-        var victim = new CrashVictim(
-            cli,
-            store,
-            durability,
-            CrashKill.Writer,
-            workerName => CrashWriter.Arguments(store, directory, durability, workerName, endpoint: server.Endpoint),
-            KillWriterAsync,
-            CrashWriter.Options(directory, durability, server.Endpoint));
-        return RunAsync(victim, rounds, seed);
+        return RunAsync(OnServer(cli, server, directory, CrashKill.Writer, KillWriterAsync), rounds, seed);
     }
 
     /// <summary>
@@ -136,17 +125,9 @@ public static class CrashRounds
     /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
     public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
     {
-        ArgumentNullException.ThrowIfNull(cli);
         ArgumentNullException.ThrowIfNull(server);
-        string store = server.Row.Name;
-        Durability durability = server.Durability;
-        var victim = new CrashVictim(
-            cli,
-            store,
-            durability,
-            CrashKill.Server,
-            workerName => CrashWriter.Arguments(store, directory, durability, workerName, endpoint: server.Endpoint),
-            async writer =>
+        return RunAsync(
+            OnServer(cli, server, directory, CrashKill.Server, async writer =>
             {
                 long killedAt = await server.KillAsync().ConfigureAwait(false);
 
@@ -154,9 +135,25 @@ public static class CrashRounds
                 await writer.WaitForExitAsync(s_writerExitTimeout).ConfigureAwait(false);
                 await server.RestartAsync().ConfigureAwait(false);
                 return killedAt;
-            },
+            }),
+            rounds,
+            seed);
+    }
+
+    /// <summary>Writers of the store <paramref name="directory"/> names on <paramref name="server"/>, at its tier, and the reopen that reads them back through it.</summary>
+    private static CrashVictim OnServer(KvBenchCli cli, PrivateServer server, string directory, CrashKill killed, Func<CliProcess, Task<long>> killAsync)
+    {
+        ArgumentNullException.ThrowIfNull(cli);
+        string store = server.Row.Name;
+        Durability durability = server.Durability;
+        return new CrashVictim(
+            cli,
+            store,
+            durability,
+            killed,
+            workerName => CrashWriter.Arguments(store, directory, durability, workerName, endpoint: server.Endpoint),
+            killAsync,
             CrashWriter.Options(directory, durability, server.Endpoint));
-        return RunAsync(victim, rounds, seed);
     }
 
     private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int seed)
