@@ -14,8 +14,8 @@ namespace KvBench.Stores.LiteDb;
 /// process at a time. LiteDB's own <c>FileShare.Read</c> is not enforced on Linux, so <see cref="StoreDirectoryLock"/>
 /// enforces both: a direct store holds the directory alone, a shared one beside other shared ones, and an open in one
 /// mode of a directory the other mode holds is refused with <see cref="StoreLockedException"/> naming the holder (the
-/// two modes on one file fail each other's writes as damage: a direct engine's cached pages and header go stale under a
-/// shared writer, and a shared engine reads a log the direct one has not checkpointed).
+/// two modes on one file, even writing one after the other, fail each other's writes as damage: "request page must be
+/// less or equals lastest page in data file").
 /// </summary>
 /// <remarks>
 /// <para>
