@@ -75,19 +75,19 @@ public static class CrashTable
             "Process killed: rounds", "acknowledged", "lost",
             "Server killed: rounds", "acknowledged", "lost",
             "Survives");
-        IEnumerable<CrashRoundsResult> rows = writerKills
-            .OrderBy(result => StoreCatalog.Row(result.Store) is ServerRow)
-            .Concat(servers.Values.Where(server => !writerKills.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
+        CrashRoundsResult[] writers = [.. writerKills.OrderBy(result => StoreCatalog.Row(result.Store) is ServerRow)];
+        IEnumerable<CrashRoundsResult> rows = writers.Concat(servers.Values.Where(server => !writers.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
         foreach (CrashRoundsResult row in rows)
         {
             CrashRoundsResult? writer = row.Killed == CrashKill.Writer ? row : null;
             CrashRoundsResult? server = servers.GetValueOrDefault((row.Store, row.Durability));
-            bool isServer = StoreCatalog.Row(row.Store) is ServerRow;
+            var serverRow = StoreCatalog.Row(row.Store) as ServerRow;
+            bool isServer = serverRow is not null;
             table.Add(
                 row.Store,
                 row.Durability.ToString(),
                 AcknowledgedTier.Label(row.Store, row.Durability),
-                StoreCatalog.Row(row.Store) is ServerRow serverRow ? $"`{serverRow.Promise(row.Durability).Setting}`" : "-",
+                serverRow is null ? "-" : $"`{serverRow.Promise(row.Durability).Setting}`",
                 Rounds(writer, "not measured"),
                 Acknowledged(writer),
                 Lost(writer),
