@@ -102,13 +102,13 @@ internal static class ServersCommand
     {
         var divisor = new Option<int>("--rounds-divisor")
         {
-            Description = $"Runs the write-up's {SeedClaimSettings.WriteUpRounds:N0} sparse rounds divided by this (1: all of them).",
-            DefaultValueFactory = static _ => new SeedClaimSettings().RoundsDivisor,
+            Description = $"Runs the write-up's {PublishedClaimSettings.WriteUpRounds:N0} sparse rounds divided by this (1: all of them).",
+            DefaultValueFactory = static _ => new PublishedClaimSettings().RoundsDivisor,
         };
         var repeats = new Option<int>("--repeats")
         {
             Description = "Measured batches per volume, after one of warm-up; the median is reported.",
-            DefaultValueFactory = static _ => new SeedClaimSettings().Repeats,
+            DefaultValueFactory = static _ => new PublishedClaimSettings().Repeats,
         };
         var workDirectory = new Option<DirectoryInfo>("--work-dir")
         {
@@ -131,11 +131,11 @@ internal static class ServersCommand
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            var settings = new SeedClaimSettings { RoundsDivisor = parseResult.GetValue(divisor), Repeats = parseResult.GetValue(repeats) };
+            var settings = new PublishedClaimSettings { RoundsDivisor = parseResult.GetValue(divisor), Repeats = parseResult.GetValue(repeats) };
             string? kept = parseResult.GetValue(workDirectory)?.FullName;
             string directory = kept ?? Path.Combine(Path.GetTempPath(), "kvbench-claims-" + Guid.NewGuid().ToString("N"));
             TextWriter output = parseResult.InvocationConfiguration.Output;
-            var section = new SeedClaimsSection(settings);
+            var section = new PublishedClaimsSection(settings);
             try
             {
                 section.MeasureAsync(new AdrContext(directory, directory, cli: null, parseResult.InvocationConfiguration.Error.WriteLine)).GetAwaiter().GetResult();

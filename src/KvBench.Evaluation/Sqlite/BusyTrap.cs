@@ -73,7 +73,7 @@ public sealed record BusyTrapResult(
 /// </summary>
 public static class BusyTrap
 {
-    /// <summary>The naive pool of <see cref="BusyTrapSettings.PoolConnections"/>, the naive pool of one (the seed's fix), then each of <paramref name="rows"/>.</summary>
+    /// <summary>The naive pool of <see cref="BusyTrapSettings.PoolConnections"/>, the naive pool of one (the fix the MineSaga write-up settled on), then each of <paramref name="rows"/>.</summary>
     public static IReadOnlyList<BusyTrapResult> Run(IEnumerable<string> rows, BusyTrapSettings settings, string workDirectory, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(settings);

@@ -27,7 +27,7 @@ public static class AdrSections
         new ServerSection(preset),
         new ServerKillRoundsSection(preset),
         new ClusterFaultSection(preset),
-        new SeedClaimsSection(preset),
+        new PublishedClaimsSection(preset),
     ];
 
     /// <summary>The names <c>kvbench adr --section</c> takes, in the file's order: the default sections, then the server sections.</summary>

@@ -15,11 +15,11 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// row that lets an error through, or an acknowledged write lost fails the run; a claim that does not hold is a finding.
 /// </summary>
 /// <param name="settings">How the claims are measured.</param>
-public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<SeedClaimSettings>(settings)
+public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : AdrSection<PublishedClaimSettings>(settings)
 {
     /// <summary>The settings for <paramref name="preset"/>.</summary>
-    public SeedClaimsSection(AdrPreset preset = AdrPreset.Default)
-        : this(preset.Choose(quick: SeedClaimSettings.Smoke, evaluation: new SeedClaimSettings(), full: SeedClaimSettings.Full))
+    public PublishedClaimsSection(AdrPreset preset = AdrPreset.Default)
+        : this(preset.Choose(quick: PublishedClaimSettings.Smoke, evaluation: new PublishedClaimSettings(), full: PublishedClaimSettings.Full))
     {
     }
 
@@ -27,7 +27,7 @@ public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<S
     public override string Name => "claims";
 
     /// <summary>What was measured, when it was.</summary>
-    public SeedClaimResults? Results { get; set; }
+    public PublishedClaimResults? Results { get; set; }
 
     /// <summary>Why nothing was measured, when the MariaDB row cannot be had here.</summary>
     public string? NotMeasured { get; private set; }
@@ -42,15 +42,15 @@ public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<S
             return;
         }
 
-        context.Log($"Seed claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of {string.Join(" and ", Settings.Volumes)}...");
+        context.Log($"Published claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of {string.Join(" and ", Settings.Volumes)}...");
         await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([StoreNames.MariaDb]).ConfigureAwait(false))
         {
-            Results = await Task.Run(() => SeedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
+            Results = await Task.Run(() => PublishedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
             context.Log($"The SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool, {Settings.BusyTrap.Writes:N0} writes...");
             BusyTrapResults = await Task.Run(() => MeasureBusyTrap(Path.Combine(context.WorkDirectory, "claims-busy"))).ConfigureAwait(false);
         }
 
-        context.Took("The seed claims");
+        context.Took("The published claims");
     }
 
     /// <summary>
@@ -73,7 +73,7 @@ public sealed class SeedClaimsSection(SeedClaimSettings settings) : AdrSection<S
 
         markdown.Within(AdrSections.ServerChapter);
         markdown.Output.AppendLine("### The MineSaga write-up's claims, measured").AppendLine();
-        markdown.Output.AppendLine(Results is null ? $"Not measured: {NotMeasured}." : SeedClaimsTable.ToMarkdown(Results)).AppendLine();
+        markdown.Output.AppendLine(Results is null ? $"Not measured: {NotMeasured}." : PublishedClaimsTable.ToMarkdown(Results)).AppendLine();
         if (BusyTrapResults is { } busy)
         {
             BusyTrapSettings trap = Settings.BusyTrap;

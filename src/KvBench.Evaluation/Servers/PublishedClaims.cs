@@ -40,11 +40,11 @@ public sealed record WriteCell(string Row, string Statement, Durability Durabili
     public double WritesPerSecond => WritesPerBatch * (double)Batches.Count / Total.TotalSeconds;
 }
 
-/// <summary>Everything the seed's claims were measured on.</summary>
+/// <summary>Everything the published write-up's claims were measured on.</summary>
 /// <param name="Cells">Every cell, in the order measured.</param>
 /// <param name="Problems">Write checks that failed: a key that did not hold the version written last.</param>
 /// <param name="Settings">How they ran.</param>
-public sealed record SeedClaimResults(IReadOnlyList<WriteCell> Cells, IReadOnlyList<string> Problems, SeedClaimSettings Settings);
+public sealed record PublishedClaimResults(IReadOnlyList<WriteCell> Cells, IReadOnlyList<string> Problems, PublishedClaimSettings Settings);
 
 /// <summary>
 /// Measures what the MineSaga write-up comparing SQLite with MySQL measured, at equal durability: <c>Sqlite_WAL</c>
@@ -53,7 +53,7 @@ public sealed record SeedClaimResults(IReadOnlyList<WriteCell> Cells, IReadOnlyL
 /// write-up insisted) that overwrites a player record with its next version, so every write changes the bytes its key
 /// holds. The MariaDB row's servers must be running (<see cref="StoreCatalog.StartHostsAsync"/>) or pointed at.
 /// </summary>
-public static class SeedClaims
+public static class PublishedClaims
 {
     /// <summary>The row and statement the write-up's "SQLite" stands for: the store's own upsert.</summary>
     public static Contender Sqlite { get; } = new(StoreNames.SqliteWal, "INSERT ... ON CONFLICT DO UPDATE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
@@ -72,7 +72,7 @@ public static class SeedClaims
     /// <paramref name="workDirectory"/>. The stores a comparison sets side by side take turns batch by batch, in ABBA
     /// order, so what the machine does meanwhile falls on all of them alike.
     /// </summary>
-    public static SeedClaimResults Measure(SeedClaimSettings settings, string workDirectory, Action<string>? log = null)
+    public static PublishedClaimResults Measure(PublishedClaimSettings settings, string workDirectory, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         settings.Validate();
@@ -80,7 +80,7 @@ public static class SeedClaims
         var problems = new List<string>();
         foreach (Durability durability in settings.Tiers)
         {
-            log?.Invoke($"Seed claims at {durability}: Sqlite_WAL and MariaDB, each with its own upsert and with REPLACE...");
+            log?.Invoke($"Published claims at {durability}: Sqlite_WAL and MariaDB, each with its own upsert and with REPLACE...");
             var players = new List<Players>();
             try
             {
@@ -91,7 +91,7 @@ public static class SeedClaims
                 }
 
                 Players[] own = [players[0], players[1]];
-                cells.AddRange(Interleaved(own, sparse: true, SeedClaimSettings.RowsPerRound, WriteMode.Synchronous, settings.SparseRounds));
+                cells.AddRange(Interleaved(own, sparse: true, PublishedClaimSettings.RowsPerRound, WriteMode.Synchronous, settings.SparseRounds));
                 foreach (int volume in settings.Volumes)
                 {
                     cells.AddRange(Interleaved(players, sparse: false, volume, WriteMode.Synchronous, settings.Repeats));
@@ -106,7 +106,7 @@ public static class SeedClaims
             }
         }
 
-        return new SeedClaimResults(cells, problems, settings);
+        return new PublishedClaimResults(cells, problems, settings);
     }
 
     /// <summary>One batch of warm-up each, then <paramref name="batches"/> measured batches each, the stores taking turns in ABBA order.</summary>
@@ -142,14 +142,14 @@ public static class SeedClaims
     {
         private readonly Contender _contender;
         private readonly Durability _durability;
-        private readonly SeedClaimSettings _settings;
+        private readonly PublishedClaimSettings _settings;
         private readonly RecordSet _records;
         private readonly IKeyValueStore _store;
         private readonly ulong[] _versions;
         private long _next;
         private ulong _lastVersion;
 
-        public Players(Contender contender, Durability durability, string directory, SeedClaimSettings settings)
+        public Players(Contender contender, Durability durability, string directory, PublishedClaimSettings settings)
         {
             _contender = contender;
             _durability = durability;

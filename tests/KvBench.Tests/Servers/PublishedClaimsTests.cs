@@ -13,29 +13,29 @@ namespace KvBench.Tests.Servers;
 /// The MineSaga write-up's claims: measured through Sqlite_WAL and MariaDB for real in a short form, and each verdict
 /// read from the cells it is given, never typed.
 /// </summary>
-public sealed class SeedClaimsTests(ITestOutputHelper output)
+public sealed class PublishedClaimsTests(ITestOutputHelper output)
 {
-    private static readonly SeedClaimSettings s_tiny = new() { RoundsDivisor = 900, Volumes = [3, 12], Repeats = 1, Records = 50, Tiers = [Durability.Buffered] };
+    private static readonly PublishedClaimSettings s_tiny = new() { RoundsDivisor = 900, Volumes = [3, 12], Repeats = 1, Records = 50, Tiers = [Durability.Buffered] };
 
     [Fact]
     [Trait("Category", "Servers")]
     public async Task Every_claim_gets_a_figure_and_a_verdict_from_a_short_real_run_whose_writes_all_check()
     {
         using var directory = new TempDirectory();
-        SeedClaimResults results;
+        PublishedClaimResults results;
         await using (var hosts = await StoreCatalog.StartHostsAsync([StoreNames.MariaDb]))
         {
-            results = SeedClaims.Measure(s_tiny, directory.Path);
+            results = PublishedClaims.Measure(s_tiny, directory.Path);
         }
 
-        output.WriteLine(SeedClaimsTable.ToMarkdown(results));
+        output.WriteLine(PublishedClaimsTable.ToMarkdown(results));
         Assert.Empty(results.Problems);
 
         // Per tier: two rows' sparse rounds, each volume synchronous and pooled for both rows' own statements, and the two REPLACE forms synchronous.
         Assert.Equal(2 + (2 * 2 * 2) + (2 * 2), results.Cells.Count);
         Assert.All(results.Cells, cell => Assert.True(cell.Batches.Count > 0 && cell.Batches.All(batch => batch > TimeSpan.Zero), $"{cell} measured nothing."));
         Assert.Equal(10, results.Cells.Single(cell => cell.Sparse && cell.Row == StoreNames.MariaDb).Batches.Count);
-        Assert.All(SeedClaimVerdicts.Of(results), verdict => Assert.Matches("^(holds|does not hold|holds only at .+)", verdict.Verdict));
+        Assert.All(PublishedClaimVerdicts.Of(results), verdict => Assert.Matches("^(holds|does not hold|holds only at .+)", verdict.Verdict));
     }
 
     [Fact]
@@ -43,7 +43,7 @@ public sealed class SeedClaimsTests(ITestOutputHelper output)
     public async Task The_busy_traps_load_through_MySqlConnectors_pool_loses_nothing_it_acknowledged_and_the_rows_let_no_error_through()
     {
         using var directory = new TempDirectory();
-        var section = new SeedClaimsSection(s_tiny with { BusyTrap = BusyTrapSettings.Smoke });
+        var section = new PublishedClaimsSection(s_tiny with { BusyTrap = BusyTrapSettings.Smoke });
 
         await section.MeasureAsync(new AdrContext(directory.Path, directory.Path, cli: null, output.WriteLine));
 
@@ -64,9 +64,9 @@ public sealed class SeedClaimsTests(ITestOutputHelper output)
     [InlineData(2.0, 0.5, "holds only at Synced")]
     public void Whether_MariaDB_outperforms_SQLite_is_read_from_the_cells_at_each_tier(double mariaDbSpeedUpSynced, double mariaDbSpeedUpBuffered, string verdict)
     {
-        SeedClaimResults results = Synthetic(tier => tier == Durability.Synced ? mariaDbSpeedUpSynced : mariaDbSpeedUpBuffered);
+        PublishedClaimResults results = Synthetic(tier => tier == Durability.Synced ? mariaDbSpeedUpSynced : mariaDbSpeedUpBuffered);
 
-        ClaimVerdict outperforms = SeedClaimVerdicts.Of(results)[0];
+        ClaimVerdict outperforms = PublishedClaimVerdicts.Of(results)[0];
 
         Assert.StartsWith("\"MySQL outperforms SQLite", outperforms.Claim, StringComparison.Ordinal);
         Assert.Equal(verdict, outperforms.Verdict);
@@ -75,9 +75,9 @@ public sealed class SeedClaimsTests(ITestOutputHelper output)
     [Fact]
     public void A_REPLACE_measured_faster_than_the_rows_own_upsert_is_said_so()
     {
-        SeedClaimResults results = Synthetic(_ => 1.5, replaceSpeedUp: 3);
+        PublishedClaimResults results = Synthetic(_ => 1.5, replaceSpeedUp: 3);
 
-        ClaimVerdict upsert = Assert.Single(SeedClaimVerdicts.Of(results), verdict => verdict.Claim.Contains("over REPLACE", StringComparison.Ordinal));
+        ClaimVerdict upsert = Assert.Single(PublishedClaimVerdicts.Of(results), verdict => verdict.Claim.Contains("over REPLACE", StringComparison.Ordinal));
 
         Assert.Equal("does not hold", upsert.Verdict);
         Assert.Contains("REPLACE measured faster at Synced 30, Synced 300, Buffered 30, Buffered 300: the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE.", upsert.Measured, StringComparison.Ordinal);
@@ -87,29 +87,29 @@ public sealed class SeedClaimsTests(ITestOutputHelper output)
     /// Cells at the default settings where every SQLite batch takes 10 ms and MariaDB's are <paramref name="mariaDbSpeedUp"/>
     /// times faster; MariaDB's REPLACE is <paramref name="replaceSpeedUp"/> times faster than its own upsert.
     /// </summary>
-    private static SeedClaimResults Synthetic(Func<Durability, double> mariaDbSpeedUp, double replaceSpeedUp = 0.5)
+    private static PublishedClaimResults Synthetic(Func<Durability, double> mariaDbSpeedUp, double replaceSpeedUp = 0.5)
     {
-        var settings = new SeedClaimSettings();
+        var settings = new PublishedClaimSettings();
         var cells = new List<WriteCell>();
         TimeSpan sqlite = TimeSpan.FromMilliseconds(10);
         foreach (Durability tier in settings.Tiers)
         {
             TimeSpan mariaDb = sqlite / mariaDbSpeedUp(tier);
-            cells.Add(new(SeedClaims.Sqlite.Row, SeedClaims.Sqlite.Statement, tier, true, 10, WriteMode.Synchronous, 1, [sqlite]));
-            cells.Add(new(SeedClaims.MariaDb.Row, SeedClaims.MariaDb.Statement, tier, true, 10, WriteMode.Synchronous, 1, [mariaDb]));
+            cells.Add(new(PublishedClaims.Sqlite.Row, PublishedClaims.Sqlite.Statement, tier, true, 10, WriteMode.Synchronous, 1, [sqlite]));
+            cells.Add(new(PublishedClaims.MariaDb.Row, PublishedClaims.MariaDb.Statement, tier, true, 10, WriteMode.Synchronous, 1, [mariaDb]));
             foreach (int volume in settings.Volumes)
             {
                 foreach (WriteMode mode in new[] { WriteMode.Synchronous, WriteMode.Pool })
                 {
-                    cells.Add(new(SeedClaims.Sqlite.Row, SeedClaims.Sqlite.Statement, tier, false, volume, mode, 1, [sqlite * volume]));
-                    cells.Add(new(SeedClaims.MariaDb.Row, SeedClaims.MariaDb.Statement, tier, false, volume, mode, 1, [mariaDb * volume]));
+                    cells.Add(new(PublishedClaims.Sqlite.Row, PublishedClaims.Sqlite.Statement, tier, false, volume, mode, 1, [sqlite * volume]));
+                    cells.Add(new(PublishedClaims.MariaDb.Row, PublishedClaims.MariaDb.Statement, tier, false, volume, mode, 1, [mariaDb * volume]));
                 }
 
-                cells.Add(new(SeedClaims.SqliteReplace.Row, SeedClaims.SqliteReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [sqlite * volume]));
-                cells.Add(new(SeedClaims.MariaDbReplace.Row, SeedClaims.MariaDbReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [mariaDb * volume / replaceSpeedUp]));
+                cells.Add(new(PublishedClaims.SqliteReplace.Row, PublishedClaims.SqliteReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [sqlite * volume]));
+                cells.Add(new(PublishedClaims.MariaDbReplace.Row, PublishedClaims.MariaDbReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [mariaDb * volume / replaceSpeedUp]));
             }
         }
 
-        return new SeedClaimResults(cells, [], settings);
+        return new PublishedClaimResults(cells, [], settings);
     }
 }

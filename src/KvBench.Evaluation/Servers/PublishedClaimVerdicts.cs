@@ -10,8 +10,8 @@ namespace KvBench.Evaluation.Servers;
 /// <param name="Verdict">holds, does not hold, or holds only at the conditions named.</param>
 public sealed record ClaimVerdict(string Claim, string Measured, string Verdict);
 
-/// <summary>The write-up's claims held against <see cref="SeedClaimResults"/>: every figure from a measured cell, none typed in.</summary>
-public static class SeedClaimVerdicts
+/// <summary>The write-up's claims held against <see cref="PublishedClaimResults"/>: every figure from a measured cell, none typed in.</summary>
+public static class PublishedClaimVerdicts
 {
     /// <summary>Within this factor either way, the pool and the synchronous runs count as "very little difference".</summary>
     public const double LittleDifference = 1.25;
@@ -22,7 +22,7 @@ public static class SeedClaimVerdicts
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>Every claim, in the order of the write-up's conclusions.</summary>
-    public static IReadOnlyList<ClaimVerdict> Of(SeedClaimResults results)
+    public static IReadOnlyList<ClaimVerdict> Of(PublishedClaimResults results)
     {
         ArgumentNullException.ThrowIfNull(results);
         var cells = new Cells(results);
@@ -39,22 +39,22 @@ public static class SeedClaimVerdicts
             Verdict(tiers.Select(tier => ($"{tier}", comparisons.Where(c => c.Tier == tier).All(c => c.Held))))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"A local MySQL is faster than SQLite at sparse single writes (\"9k rounds inserting just around 10 entries\"), \"by a factor of about 7x\"; here {results.Settings.SparseRounds:N0} rounds of {SeedClaimSettings.RowsPerRound} (the write-up's {SeedClaimSettings.WriteUpRounds:N0} / {results.Settings.RoundsDivisor})"),
-            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Sparse(SeedClaims.Sqlite, tier), cells.Sparse(SeedClaims.MariaDb, tier))}")),
-            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Sparse(SeedClaims.MariaDb, tier)) > Speed(cells.Sparse(SeedClaims.Sqlite, tier)))))));
+            string.Create(s_numbers, $"A local MySQL is faster than SQLite at sparse single writes (\"9k rounds inserting just around 10 entries\"), \"by a factor of about 7x\"; here {results.Settings.SparseRounds:N0} rounds of {PublishedClaimSettings.RowsPerRound} (the write-up's {PublishedClaimSettings.WriteUpRounds:N0} / {results.Settings.RoundsDivisor})"),
+            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Sparse(PublishedClaims.Sqlite, tier), cells.Sparse(PublishedClaims.MariaDb, tier))}")),
+            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Sparse(PublishedClaims.MariaDb, tier)) > Speed(cells.Sparse(PublishedClaims.Sqlite, tier)))))));
 
         verdicts.Add(new(
             string.Create(s_numbers, $"\"MySQL scales significantly better than SQLite, being up to 5x faster than SQLite for 300 insertions\" (here {high} writes)"),
-            string.Join("; ", tiers.SelectMany(tier => Modes.Select(mode => $"{tier} {Label(mode, results)}: {Compare(cells.Volume(SeedClaims.Sqlite, tier, high, mode), cells.Volume(SeedClaims.MariaDb, tier, high, mode))}"))),
-            Verdict(tiers.SelectMany(tier => Modes.Select(mode => ($"{tier} {Label(mode, results)}", Speed(cells.Volume(SeedClaims.MariaDb, tier, high, mode)) > Speed(cells.Volume(SeedClaims.Sqlite, tier, high, mode))))))));
+            string.Join("; ", tiers.SelectMany(tier => Modes.Select(mode => $"{tier} {Label(mode, results)}: {Compare(cells.Volume(PublishedClaims.Sqlite, tier, high, mode), cells.Volume(PublishedClaims.MariaDb, tier, high, mode))}"))),
+            Verdict(tiers.SelectMany(tier => Modes.Select(mode => ($"{tier} {Label(mode, results)}", Speed(cells.Volume(PublishedClaims.MariaDb, tier, high, mode)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, high, mode))))))));
 
         verdicts.Add(new(
             string.Create(s_numbers, $"\"Even at low volume of insertions, INSERT INTO … ON DUPLICATE KEY UPDATE still has a lower performance footprint than an SQLite UPDATE\" ({low} writes, synchronous)"),
-            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Volume(SeedClaims.Sqlite, tier, low, WriteMode.Synchronous), cells.Volume(SeedClaims.MariaDb, tier, low, WriteMode.Synchronous))}")),
-            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Volume(SeedClaims.MariaDb, tier, low, WriteMode.Synchronous)) > Speed(cells.Volume(SeedClaims.Sqlite, tier, low, WriteMode.Synchronous)))))));
+            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous), cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))}")),
+            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous)))))));
 
         var replace = tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => (Tier: tier, Volume: volume,
-            Factor: Speed(cells.Volume(SeedClaims.MariaDb, tier, volume, WriteMode.Synchronous)) / Speed(cells.Volume(SeedClaims.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
+            Factor: Speed(cells.Volume(PublishedClaims.MariaDb, tier, volume, WriteMode.Synchronous)) / Speed(cells.Volume(PublishedClaims.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
         string replaceFaster = replace.Any(r => r.Factor < 1)
             ? $" REPLACE measured faster at {string.Join(", ", replace.Where(r => r.Factor < 1).Select(r => $"{r.Tier} {r.Volume}"))}: the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE."
             : " The MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE, the faster here.";
@@ -66,24 +66,24 @@ public static class SeedClaimVerdicts
         verdicts.Add(new(
             "SQLite has no equivalent of INSERT ... ON DUPLICATE KEY UPDATE (the write-up tested it on MySQL only)",
             string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => string.Create(s_numbers,
-                $"{tier} {volume}: INSERT ... ON CONFLICT DO UPDATE {Speed(cells.Volume(SeedClaims.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE {Speed(cells.Volume(SeedClaims.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
+                $"{tier} {volume}: INSERT ... ON CONFLICT DO UPDATE {Speed(cells.Volume(PublishedClaims.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE {Speed(cells.Volume(PublishedClaims.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
             "does not hold: SQLite's INSERT ... ON CONFLICT DO UPDATE (SQLite 3.24 and later) ran every write above"));
 
         verdicts.Add(new(
             string.Create(s_numbers, $"\"MySQL scales well with async requests\": MySQL queries \"consistently faster async than sync, except when at low volume\" (a pool of {results.Settings.PoolThreads} against one thread, at {high} writes)"),
-            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, SeedClaims.MariaDb, tier, volume, results)}"))),
-            Verdict(tiers.Select(tier => ($"{tier}", PoolFactor(cells, SeedClaims.MariaDb, tier, high) > 1)))));
+            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, PublishedClaims.MariaDb, tier, volume, results)}"))),
+            Verdict(tiers.Select(tier => ($"{tier}", PoolFactor(cells, PublishedClaims.MariaDb, tier, high) > 1)))));
 
         verdicts.Add(new(
             string.Create(s_numbers, $"On MySQL, \"between 30 and 300 entries, async experiences only a 2x slowdown while sync experiences an 8x slowdown\" (here {low} and {high} writes; it holds where the pool's time grows less than one thread's)"),
             string.Join("; ", tiers.Select(tier => string.Create(s_numbers,
-                $"{tier}: pool {Growth(cells, SeedClaims.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, synchronous {Growth(cells, SeedClaims.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
-            Verdict(tiers.Select(tier => ($"{tier}", Growth(cells, SeedClaims.MariaDb, tier, low, high, WriteMode.Pool) < Growth(cells, SeedClaims.MariaDb, tier, low, high, WriteMode.Synchronous))))));
+                $"{tier}: pool {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, synchronous {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
+            Verdict(tiers.Select(tier => ($"{tier}", Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool) < Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous))))));
 
         verdicts.Add(new(
             string.Create(s_numbers, $"\"Async and sync makes very little difference on SQLite\" (here: the pool within {LittleDifference:0.00}x of one thread either way)"),
-            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, SeedClaims.Sqlite, tier, volume, results)}"))),
-            Verdict(tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => ($"{tier} {volume}", PoolFactor(cells, SeedClaims.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
+            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, PublishedClaims.Sqlite, tier, volume, results)}"))),
+            Verdict(tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => ($"{tier} {volume}", PoolFactor(cells, PublishedClaims.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
 
         return verdicts;
     }
@@ -110,42 +110,42 @@ public static class SeedClaimVerdicts
         return string.Create(s_numbers, $"Sqlite_WAL {Speed(sqlite):N0}, MariaDB {Speed(mariaDb):N0} writes/s, {faster}");
     }
 
-    private static double PoolFactor(Cells cells, SeedClaims.Contender contender, Durability tier, int volume) =>
+    private static double PoolFactor(Cells cells, PublishedClaims.Contender contender, Durability tier, int volume) =>
         Speed(cells.Volume(contender, tier, volume, WriteMode.Pool)) / Speed(cells.Volume(contender, tier, volume, WriteMode.Synchronous));
 
-    private static string ComparePool(Cells cells, SeedClaims.Contender contender, Durability tier, int volume, SeedClaimResults results) =>
+    private static string ComparePool(Cells cells, PublishedClaims.Contender contender, Durability tier, int volume, PublishedClaimResults results) =>
         string.Create(s_numbers, $"{Label(WriteMode.Pool, results)} {PoolFactor(cells, contender, tier, volume):0.00}x the writes/s of one thread");
 
     /// <summary>How many times longer the high volume's median batch took than the low one's.</summary>
-    private static double Growth(Cells cells, SeedClaims.Contender contender, Durability tier, int low, int high, WriteMode mode) =>
+    private static double Growth(Cells cells, PublishedClaims.Contender contender, Durability tier, int low, int high, WriteMode mode) =>
         cells.Volume(contender, tier, high, mode).Median / cells.Volume(contender, tier, low, mode).Median;
 
-    private static string Label(WriteMode mode, SeedClaimResults results) =>
+    private static string Label(WriteMode mode, PublishedClaimResults results) =>
         mode == WriteMode.Pool ? $"pool of {results.Settings.PoolThreads}" : "synchronous";
 
     /// <summary>The measured cells, found by what they measured.</summary>
-    private sealed class Cells(SeedClaimResults results)
+    private sealed class Cells(PublishedClaimResults results)
     {
-        public WriteCell Sparse(SeedClaims.Contender contender, Durability tier) =>
+        public WriteCell Sparse(PublishedClaims.Contender contender, Durability tier) =>
             Find(cell => cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier);
 
-        public WriteCell Volume(SeedClaims.Contender contender, Durability tier, int volume, WriteMode mode) =>
+        public WriteCell Volume(PublishedClaims.Contender contender, Durability tier, int volume, WriteMode mode) =>
             Find(cell => !cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier && cell.WritesPerBatch == volume && cell.Mode == mode);
 
         /// <summary>Every pair of cells in which the two rows' own statements ran the same writes at <paramref name="tier"/>.</summary>
         public IEnumerable<(string Label, WriteCell Sqlite, WriteCell MariaDb)> OwnComparisons(Durability tier)
         {
-            yield return ("sparse", Sparse(SeedClaims.Sqlite, tier), Sparse(SeedClaims.MariaDb, tier));
+            yield return ("sparse", Sparse(PublishedClaims.Sqlite, tier), Sparse(PublishedClaims.MariaDb, tier));
             foreach (int volume in results.Settings.Volumes)
             {
                 foreach (WriteMode mode in Modes)
                 {
-                    yield return ($"{volume} {mode}", Volume(SeedClaims.Sqlite, tier, volume, mode), Volume(SeedClaims.MariaDb, tier, volume, mode));
+                    yield return ($"{volume} {mode}", Volume(PublishedClaims.Sqlite, tier, volume, mode), Volume(PublishedClaims.MariaDb, tier, volume, mode));
                 }
             }
         }
 
         private WriteCell Find(Func<WriteCell, bool> match) =>
-            results.Cells.FirstOrDefault(match) ?? throw new InvalidOperationException("The seed claims' results lack a cell they need; they were not measured by SeedClaims.Measure.");
+            results.Cells.FirstOrDefault(match) ?? throw new InvalidOperationException("The published claims' results lack a cell they need; they were not measured by PublishedClaims.Measure.");
     }
 }

@@ -3,8 +3,8 @@ using KvBench.Evaluation.Sqlite;
 
 namespace KvBench.Evaluation.Servers;
 
-/// <summary>How the claims of the MineSaga write-up comparing SQLite with MySQL are measured (<see cref="SeedClaims"/>).</summary>
-public sealed record SeedClaimSettings
+/// <summary>How the claims of the MineSaga write-up comparing SQLite with MySQL are measured (<see cref="PublishedClaims"/>).</summary>
+public sealed record PublishedClaimSettings
 {
     /// <summary>The write-up's rounds of sparse single writes.</summary>
     public const int WriteUpRounds = 9_000;
@@ -49,10 +49,10 @@ public sealed record SeedClaimSettings
     public BusyTrapSettings BusyTrap { get; init; } = BusyTrapSettings.Evaluation;
 
     /// <summary>For tests and <c>--quick</c>: the rounds divided by 300 (30 rounds), two batches per volume, a smaller busy trap.</summary>
-    public static SeedClaimSettings Smoke { get; } = new() { RoundsDivisor = 300, Repeats = 2, BusyTrap = BusyTrapSettings.Smoke };
+    public static PublishedClaimSettings Smoke { get; } = new() { RoundsDivisor = 300, Repeats = 2, BusyTrap = BusyTrapSettings.Smoke };
 
     /// <summary>With <c>--full</c>: the write-up's 9,000 rounds, nine batches per volume.</summary>
-    public static SeedClaimSettings Full { get; } = new() { RoundsDivisor = 1, Repeats = 9 };
+    public static PublishedClaimSettings Full { get; } = new() { RoundsDivisor = 1, Repeats = 9 };
 
     /// <summary>Throws when a setting cannot run.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A count is not positive, or a volume is larger than <see cref="Records"/>.</exception>
