@@ -22,8 +22,9 @@ namespace KvBench.Stores.LiteDb;
 /// Every call into LiteDB is made under one lock per store (<see cref="_engineLock"/>). LiteDB 5.0.x's page cache is
 /// not safe for concurrent readers: <c>MemoryCache.Extend</c> can recycle a cached page that another thread has looked
 /// up but not yet pinned, and that thread then decodes another page's bytes, so reads return wrong values or throw
-/// ("pages in memory store must be non-shared", "Page type must be data page"); the race is LiteDB's issue 2817, and
-/// <c>docs/findings/litedb-direct-threads.md</c> reproduces it on LiteDB alone. It needs more idle cached pages than one
+/// ("pages in memory store must be non-shared", "Page type must be data page"). LiteDB's issue "Concurrent reads can
+/// use a page buffer that MemoryCache is recycling" describes the race, and <c>docs/findings/litedb-direct-threads.md</c>
+/// reproduces it on LiteDB alone. It needs more idle cached pages than one
 /// cache segment, so it shows on stores of more than a few megabytes, and on scans first. The lock trades the direct
 /// engine's parallel reads for reads that are right. A shared connection already runs one operation at a time per
 /// process, under LiteDB's mutex, so the lock costs it nothing.
