@@ -17,6 +17,12 @@ public enum OperationType
 
     /// <summary>Read up to <see cref="WorkloadSpec.MaxScanLength"/> records in key order from a chosen record's key.</summary>
     Scan,
+
+    /// <summary>Delete a record (a later write of it puts it back).</summary>
+    Delete,
+
+    /// <summary>Ask whether a record exists, without reading its value.</summary>
+    HasKey,
 }
 
 /// <summary>The proportions of each operation; they need not add up to 1 (each is divided by their sum).</summary>
@@ -25,7 +31,9 @@ public enum OperationType
 /// <param name="Insert">Inserts.</param>
 /// <param name="ReadModifyWrite">Read-modify-writes.</param>
 /// <param name="Scan">Scans.</param>
-public sealed record OperationMix(double Read = 0, double Update = 0, double Insert = 0, double ReadModifyWrite = 0, double Scan = 0)
+/// <param name="Delete">Deletes.</param>
+/// <param name="HasKey">Existence checks.</param>
+public sealed record OperationMix(double Read = 0, double Update = 0, double Insert = 0, double ReadModifyWrite = 0, double Scan = 0, double Delete = 0, double HasKey = 0)
 {
     /// <summary>Only reads.</summary>
     public static OperationMix ReadOnly { get; } = new(Read: 1);
@@ -44,6 +52,8 @@ public sealed record OperationMix(double Read = 0, double Update = 0, double Ins
         OperationType.Insert => Insert,
         OperationType.ReadModifyWrite => ReadModifyWrite,
         OperationType.Scan => Scan,
+        OperationType.Delete => Delete,
+        OperationType.HasKey => HasKey,
         _ => 0,
     };
 

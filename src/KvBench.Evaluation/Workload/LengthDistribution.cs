@@ -1,0 +1,140 @@
+using System.Globalization;
+
+namespace KvBench.Evaluation.Workload;
+
+/// <summary>One bucket of a <see cref="LengthDistribution"/>: its share of the records and their length.</summary>
+/// <param name="Share">The bucket's weight; the buckets' weights are divided by their sum.</param>
+/// <param name="Bytes">The length of every record in the bucket.</param>
+public readonly record struct LengthBucket(double Share, int Bytes);
+
+/// <summary>
+/// How long each record's key or value is: one length for every record, uniform in a range, or weighted buckets (80% of
+/// 200 B and 20% of 40 KiB). A record's length is a function of a hash of (seed, index) alone, so a loader and a reader
+/// in another process agree on it without sharing state.
+/// </summary>
+public sealed class LengthDistribution : IEquatable<LengthDistribution>
+{
+    private readonly LengthBucket[] _buckets;
+    private readonly double[] _cumulative;
+    private readonly bool _range;
+
+    private LengthDistribution(LengthBucket[] buckets, bool range)
+    {
+        _buckets = buckets;
+        _range = range;
+        double total = buckets.Sum(bucket => bucket.Share);
+        double sum = 0;
+        _cumulative = [.. buckets.Select(bucket => sum += bucket.Share / total)];
+        Min = buckets.Min(bucket => bucket.Bytes);
+        Max = buckets.Max(bucket => bucket.Bytes);
+        Mean = range ? (Min + Max) / 2.0 : buckets.Sum(bucket => bucket.Share / total * bucket.Bytes);
+    }
+
+    /// <summary>The shortest length drawn.</summary>
+    public int Min { get; }
+
+    /// <summary>The longest length drawn.</summary>
+    public int Max { get; }
+
+    /// <summary>The mean length over many records.</summary>
+    public double Mean { get; }
+
+    /// <summary>Whether every record has the same length.</summary>
+    public bool IsFixed => Min == Max;
+
+    /// <summary>The buckets, or for a range its two ends (each with share 1).</summary>
+    public IReadOnlyList<LengthBucket> Buckets => _buckets;
+
+    /// <summary>Whether the length is uniform between <see cref="Min"/> and <see cref="Max"/>.</summary>
+    public bool IsRange => _range;
+
+    /// <summary>Every record <paramref name="bytes"/> long.</summary>
+    public static LengthDistribution Fixed(int bytes)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(bytes);
+        return new([new LengthBucket(1, bytes)], range: false);
+    }
+
+    /// <summary>Lengths uniform in <paramref name="min"/> to <paramref name="max"/>, both included.</summary>
+    public static LengthDistribution Range(int min, int max)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(min);
+        ArgumentOutOfRangeException.ThrowIfLessThan(max, min);
+        return new([new LengthBucket(1, min), new LengthBucket(1, max)], range: true);
+    }
+
+    /// <summary>Lengths drawn from weighted buckets.</summary>
+    public static LengthDistribution Weighted(IEnumerable<LengthBucket> buckets)
+    {
+        ArgumentNullException.ThrowIfNull(buckets);
+        LengthBucket[] array = [.. buckets];
+        if (array.Length == 0 || array.Any(bucket => bucket.Share < 0 || bucket.Bytes < 0 || !double.IsFinite(bucket.Share)) || array.Sum(bucket => bucket.Share) <= 0)
+        {
+            throw new ArgumentException("Buckets need at least one positive share and no negative share or length.", nameof(buckets));
+        }
+
+        return new(array, range: false);
+    }
+
+    /// <summary>The length of the record whose (seed, index) hash is <paramref name="hash"/>.</summary>
+    public int LengthOf(ulong hash)
+    {
+        if (IsFixed)
+        {
+            return Min;
+        }
+
+        if (_range)
+        {
+            return Min + (int)(hash % (ulong)(Max - Min + 1));
+        }
+
+        // The top 53 bits as a uniform draw in [0, 1).
+        double draw = (hash >> 11) * (1.0 / (1UL << 53));
+        for (int i = 0; i < _cumulative.Length - 1; i++)
+        {
+            if (draw < _cumulative[i])
+            {
+                return _buckets[i].Bytes;
+            }
+        }
+
+        return _buckets[^1].Bytes;
+    }
+
+    /// <summary>"128 B", "100 B to 4 KiB, uniform", "80% 200 B, 20% 40 KiB".</summary>
+    public override string ToString()
+    {
+        if (IsFixed)
+        {
+            return Size(Min);
+        }
+
+        if (_range)
+        {
+            return $"{Size(Min)} to {Size(Max)}, uniform";
+        }
+
+        double total = _buckets.Sum(bucket => bucket.Share);
+        return string.Join(", ", _buckets.Select(bucket => string.Create(CultureInfo.InvariantCulture, $"{bucket.Share / total:0.#%} {Size(bucket.Bytes)}")));
+    }
+
+    /// <inheritdoc/>
+    public bool Equals(LengthDistribution? other) =>
+        other is not null && _range == other._range && _buckets.SequenceEqual(other._buckets);
+
+    /// <inheritdoc/>
+    public override bool Equals(object? obj) => Equals(obj as LengthDistribution);
+
+    /// <inheritdoc/>
+    public override int GetHashCode() => HashCode.Combine(_range, Min, Max, _buckets.Length);
+
+    /// <summary>"512 B", "40 KiB", "1.5 MiB".</summary>
+    public static string Size(long bytes) => bytes switch
+    {
+        >= 1L << 30 when bytes % (1L << 30) == 0 => string.Create(CultureInfo.InvariantCulture, $"{bytes >> 30} GiB"),
+        >= 1L << 20 => string.Create(CultureInfo.InvariantCulture, $"{bytes / (double)(1L << 20):0.##} MiB"),
+        >= 1L << 10 => string.Create(CultureInfo.InvariantCulture, $"{bytes / (double)(1L << 10):0.##} KiB"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{bytes} B"),
+    };
+}
