@@ -34,6 +34,12 @@ public sealed record ProcessCost(double WallSeconds, double UserSeconds, double 
     /// </summary>
     public bool SplitIsSampledEnough => SplitCpuSeconds >= MinimumSplitCpuSeconds;
 
+    /// <summary>Bytes the process allocated on the managed heap over the window, every thread's, or <see langword="null"/> for a cost made elsewhere.</summary>
+    public long? AllocatedBytes { get; init; }
+
+    /// <summary>Managed bytes allocated per operation, or <see langword="null"/> when not counted.</summary>
+    public double? AllocatedBytesPerOperation(double operationsPerSecond) => AllocatedBytes is { } bytes ? PerOperation(bytes, operationsPerSecond) : null;
+
     /// <summary>CPU time over wall time: how many cores the process kept busy on average.</summary>
     public double CoresBusy => WallSeconds > 0 ? (UserSeconds + SystemSeconds) / WallSeconds : 0;
 

@@ -3,12 +3,13 @@ using System.Diagnostics;
 namespace KvBench.Evaluation.Workload;
 
 /// <summary>Reads the counters behind <see cref="ProcessCost"/> at the start and the end of a window.</summary>
-internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User, TimeSpan System, long? SystemCalls)
+internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User, TimeSpan System, long? SystemCalls, long AllocatedBytes)
 {
     public static ProcessCostSample Take(SystemCallCounter? systemCalls)
     {
         Environment.ProcessCpuUsage usage = Environment.CpuUsage;
-        return new ProcessCostSample(Stopwatch.GetTimestamp(), usage.UserTime, usage.PrivilegedTime, systemCalls?.Read());
+        // Precise: the imprecise count leaves out what each thread's allocation context holds, up to kilobytes a thread.
+        return new ProcessCostSample(Stopwatch.GetTimestamp(), usage.UserTime, usage.PrivilegedTime, systemCalls?.Read(), GC.GetTotalAllocatedBytes(precise: true));
     }
 
     /// <summary>
@@ -27,6 +28,7 @@ internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User,
             Environment.ProcessorCount)
         {
             SplitCpuSeconds = runThreads is { TotalSeconds: > 0 } threads ? threads.TotalSeconds : null,
+            AllocatedBytes = end.AllocatedBytes - AllocatedBytes,
         };
     }
 }

@@ -73,8 +73,8 @@ public sealed class ProcessCostTests
         Assert.Equal(0, atEnd.UserSeconds - atStart.UserSeconds, precision: 9);
         Assert.Equal(0.18, atEnd.SystemSeconds - atStart.SystemSeconds, precision: 9);
 
-        var start = new ProcessCostSample(Timestamp: 0, TimeSpan.FromSeconds(atStart.UserSeconds), TimeSpan.FromSeconds(atStart.SystemSeconds), SystemCalls: null);
-        var end = new ProcessCostSample(Timestamp: System.Diagnostics.Stopwatch.Frequency, TimeSpan.FromSeconds(atEnd.UserSeconds), TimeSpan.FromSeconds(atEnd.SystemSeconds), SystemCalls: null);
+        var start = new ProcessCostSample(Timestamp: 0, TimeSpan.FromSeconds(atStart.UserSeconds), TimeSpan.FromSeconds(atStart.SystemSeconds), SystemCalls: null, AllocatedBytes: 0);
+        var end = new ProcessCostSample(Timestamp: System.Diagnostics.Stopwatch.Frequency, TimeSpan.FromSeconds(atEnd.UserSeconds), TimeSpan.FromSeconds(atEnd.SystemSeconds), SystemCalls: null, AllocatedBytes: 0);
         ProcessCost cost = start.Until(end, systemCallsUnmeasured: "not counted here", runThreads: runThread.Read());
 
         Assert.Equal(0.045, cost.UserSeconds, precision: 6);

@@ -1,0 +1,314 @@
+using System.Diagnostics;
+using System.Globalization;
+
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
+
+namespace KvBench.Evaluation.Decision;
+
+/// <summary>
+/// Measures what a profile's drivers need, on every candidate and nothing else: the profile's workload in rounds, the
+/// capability probes its drivers name, the writer-beside-reader scenario, crash rounds at its tier. A measurement the
+/// caller already has (the evaluation's capability probes) is taken, not measured again.
+/// </summary>
+/// <param name="profile">What to measure for.</param>
+/// <param name="settings">How hard to measure.</param>
+/// <param name="cli">The CLI to start as other processes, or <see langword="null"/> to leave what needs one unmeasured.</param>
+/// <param name="workDirectory">A scratch directory the measurer fills and empties.</param>
+/// <param name="log">Receives a line per phase, with what is left.</param>
+public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings settings, KvBenchCli? cli, string workDirectory, Action<string>? log = null)
+{
+    /// <summary>The row whose workload figures bound what KvBench's runner can measure: the in-memory floor, never a candidate.</summary>
+    public const string FloorRow = StoreNames.Memory;
+
+    private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    private long _started;
+    private int _stepsDone;
+    private int _steps;
+
+    /// <summary>The candidates: the profile's, or every embedded row this machine can open but the floor.</summary>
+    public IReadOnlyList<string> Candidates { get; } = profile.Candidates ?? [.. StoreCatalog.AvailableNames.Where(name => name != FloorRow)];
+
+    /// <summary>Whether any driver needs the profile's workload run in the measured process.</summary>
+    public bool NeedsWorkload => profile.Drivers.Any(driver => driver.Quantity is DriverQuantity.Throughput or DriverQuantity.CpuPerOperation
+        or DriverQuantity.AllocatedBytesPerOperation or DriverQuantity.DiskBytesPerRecord || (driver.Quantity == DriverQuantity.Latency && !driver.WhileWriting));
+
+    /// <summary>Whether any driver needs a writer process beside a reader process.</summary>
+    public bool NeedsContention => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.VisibilityLag || (driver.Quantity == DriverQuantity.Latency && driver.WhileWriting));
+
+    /// <summary>Whether any driver needs crash rounds.</summary>
+    public bool NeedsCrash => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.CrashKept);
+
+    /// <summary>Measures every candidate, and the floor when the workload runs; <paramref name="probed"/> are capability measurements already made.</summary>
+    public async Task<DecisionEvidence> MeasureAsync(IReadOnlyList<StoreMeasurement>? probed = null)
+    {
+        CapabilityCell[] cells = [.. profile.Drivers.Where(driver => driver.Capability is not null).Select(driver => driver.Capability!.Value).Distinct()];
+        _steps = (Candidates.Count * ((NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0))) + (NeedsWorkload ? 1 : 0);
+        _started = Stopwatch.GetTimestamp();
+        Directory.CreateDirectory(workDirectory);
+        var options = new List<OptionEvidence>();
+        foreach (string name in Candidates)
+        {
+            var evidence = new OptionEvidence(name);
+            options.Add(evidence);
+            if (StoreCatalog.UnavailableReason(name) is { } unavailable)
+            {
+                evidence.WorkloadFailure = $"not available here: {unavailable}";
+                Log($"{name} is not available here: {unavailable}");
+                continue;
+            }
+
+            if (NeedsWorkload)
+            {
+                Step($"{name}: the profile's workload, {settings.Rounds} rounds of {settings.Duration.TotalSeconds:0.#} s");
+                RunWorkload(name, evidence);
+            }
+
+            if (cells.Length > 0)
+            {
+                Step($"{name}: {string.Join(", ", cells)}");
+                await ProbeAsync(name, cells, evidence, probed?.FirstOrDefault(row => row.Name == name)).ConfigureAwait(false);
+            }
+
+            if (NeedsContention)
+            {
+                Step($"{name}: a writer process beside a reader process, {settings.ContentionRounds} runs");
+                await ContendAsync(name, evidence).ConfigureAwait(false);
+            }
+
+            if (NeedsCrash)
+            {
+                Step($"{name}: {settings.CrashRounds} crash rounds at {profile.Workload.Durability}");
+                await CrashAsync(name, evidence).ConfigureAwait(false);
+            }
+        }
+
+        OptionEvidence? floor = null;
+        if (NeedsWorkload)
+        {
+            floor = new OptionEvidence(FloorRow);
+            Step($"{FloorRow} (the floor: what KvBench's runner costs): the profile's workload");
+            RunWorkload(FloorRow, floor);
+        }
+
+        Log(string.Create(s_numbers, $"Measured in {Stopwatch.GetElapsedTime(_started).TotalSeconds:N0} s."));
+        return new DecisionEvidence(profile, settings, options, floor);
+    }
+
+    private void RunWorkload(string name, OptionEvidence evidence)
+    {
+        ProfileWorkload workload = profile.Workload;
+        StoreRow row = StoreCatalog.Row(name);
+        if (!row.OpensAt(workload.Durability))
+        {
+            evidence.WorkloadFailure = $"does not offer {workload.Durability} durability";
+            return;
+        }
+
+        string directory = Path.Combine(workDirectory, "workload-" + name);
+        var options = new StoreOptions { Directory = directory, Durability = workload.Durability };
+        WorkloadSpec spec = workload.ToSpec(profile.Title);
+        try
+        {
+            long loadStarted = Stopwatch.GetTimestamp();
+            using (IKeyValueStore store = row.Open(options))
+            {
+                WorkloadRunner.Load(store, spec);
+                store.Flush();
+            }
+
+            evidence.LoadSeconds = Stopwatch.GetElapsedTime(loadStarted).TotalSeconds;
+            evidence.DiskBytes = DirectoryBytes(directory);
+            using (IKeyValueStore store = row.Open(options))
+            {
+                for (int round = 0; round < settings.Rounds; round++)
+                {
+                    evidence.Rounds.Add(WorkloadRunner.Run(store, spec, workload.ToRun(settings, round)));
+                }
+            }
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            evidence.WorkloadFailure = $"{e.GetType().Name}: {e.Message}";
+        }
+        finally
+        {
+            Reports.Sections.AdrContext.TryDelete(directory);
+        }
+    }
+
+    private async Task ProbeAsync(string name, CapabilityCell[] cells, OptionEvidence evidence, StoreMeasurement? probed)
+    {
+        StoreRow row = StoreCatalog.Row(name);
+        string directory = Path.Combine(workDirectory, "probe-" + name);
+        try
+        {
+            foreach (CapabilityCell cell in cells)
+            {
+                switch (cell)
+                {
+                    case CapabilityCell.KeyBytes:
+                        int keyLimit = SearchLimit(CapabilityCell.KeyBytes, probed?.Key.SearchLimitBytes);
+                        evidence.Key = probed?.Key is { } key && Reuse(evidence, "largest key", key.SearchLimitBytes >= keyLimit) ? key
+                            : CapabilityProbes.LargestKey(row.Open, directory, keyLimit, row.Declared.MaxKeyBytes);
+                        break;
+                    case CapabilityCell.ValueBytes:
+                        int valueLimit = SearchLimit(CapabilityCell.ValueBytes, probed?.Value.SearchLimitBytes);
+                        evidence.Value = probed?.Value is { } value && Reuse(evidence, "largest value", value.SearchLimitBytes >= valueLimit) ? value
+                            : CapabilityProbes.LargestValue(row.Open, directory, valueLimit, row.Declared.MaxValueBytes);
+                        break;
+                    case CapabilityCell.Growth:
+                        evidence.Growth = probed?.Growth is { } growth && Reuse(evidence, "growth", true) ? growth
+                            : CapabilityProbes.Growth(row.Open, directory, settings.Probes.GrowthInitialBytes, settings.Probes.GrowthFactor, row.WithInitialSize);
+                        break;
+                    case CapabilityCell.OrderedScans:
+                        evidence.Scan = probed?.Scan is { } scan && Reuse(evidence, "prefix scans", true) ? scan
+                            : PrefixScanProbe.Measure(row.Open, directory, settings.Probes);
+                        break;
+                    case CapabilityCell.MultiProcessWriters:
+                        if (probed?.MultiProcess is { } multi && Reuse(evidence, "two processes", true))
+                        {
+                            evidence.MultiProcess = multi;
+                        }
+                        else if (cli is not null)
+                        {
+                            evidence.MultiProcess = await new MultiProcessProbe(cli, AdrGenerator.MultiProcessTimeouts)
+                                .MeasureAsync(name, Path.Combine(directory, "multi-process"), profile.Workload.Durability).ConfigureAwait(false);
+                        }
+
+                        break;
+                }
+            }
+        }
+        finally
+        {
+            Reports.Sections.AdrContext.TryDelete(directory);
+        }
+    }
+
+    private async Task ContendAsync(string name, OptionEvidence evidence)
+    {
+        if (cli is null)
+        {
+            evidence.ContentionFailure = "no kvbench CLI to start as the other process";
+            return;
+        }
+
+        if (!ImportContention.Applies(name))
+        {
+            evidence.ContentionFailure = "keeps its data in process memory: no second process can share it";
+            return;
+        }
+
+        if (!StoreCatalog.Row(name).OpensAt(profile.Workload.Durability))
+        {
+            evidence.ContentionFailure = $"does not offer {profile.Workload.Durability} durability";
+            return;
+        }
+
+        var contention = new ImportContention(cli, AdrGenerator.MultiProcessTimeouts);
+        for (int run = 0; run < settings.ContentionRounds; run++)
+        {
+            string directory = Path.Combine(workDirectory, $"contention-{name}-{run}");
+            try
+            {
+                evidence.Contention.Add(await contention.RunAsync(name, directory, profile.Workload.ToContention(settings), profile.Workload.Durability).ConfigureAwait(false));
+            }
+            finally
+            {
+                Reports.Sections.AdrContext.TryDelete(directory);
+            }
+        }
+    }
+
+    private async Task CrashAsync(string name, OptionEvidence evidence)
+    {
+        if (cli is null)
+        {
+            evidence.CrashFailure = "no kvbench CLI to start as the writer process";
+            return;
+        }
+
+        DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
+        if (offered == DurabilityTiers.None)
+        {
+            evidence.CrashFailure = "keeps nothing past its process";
+            return;
+        }
+
+        if (!offered.Offers(profile.Workload.Durability))
+        {
+            evidence.CrashFailure = $"does not offer {profile.Workload.Durability} durability";
+            return;
+        }
+
+        string directory = Path.Combine(workDirectory, "crash-" + name);
+        try
+        {
+            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds).ConfigureAwait(false);
+        }
+        finally
+        {
+            Reports.Sections.AdrContext.TryDelete(directory);
+        }
+    }
+
+    /// <summary>The size search's limit: the largest threshold a driver on <paramref name="cell"/> asks for, or the evaluation's limit when larger.</summary>
+    private int SearchLimit(CapabilityCell cell, int? probedLimit)
+    {
+        double asked = profile.Drivers.Where(driver => driver.Capability == cell).Select(driver => driver.Threshold).DefaultIfEmpty(1024).Max();
+        return (int)Math.Min(int.MaxValue, Math.Max(asked, probedLimit ?? 0));
+    }
+
+    private static bool Reuse(OptionEvidence evidence, string measurement, bool enough)
+    {
+        if (enough)
+        {
+            evidence.Reused[measurement] = "the capability probes of this run";
+        }
+
+        return enough;
+    }
+
+    private void Step(string what)
+    {
+        _stepsDone++;
+        double elapsed = Stopwatch.GetElapsedTime(_started).TotalSeconds;
+        string left = _stepsDone > 1 ? string.Create(s_numbers, $", about {elapsed / (_stepsDone - 1) * (_steps - _stepsDone + 1):N0} s left") : string.Empty;
+        Log(string.Create(s_numbers, $"[{_stepsDone}/{_steps}] {what}{left}"));
+    }
+
+    private void Log(string line) => log?.Invoke(line);
+
+    /// <summary>
+    /// The blocks the directory's files occupy, as <c>du</c> counts them: a file's length overstates a sparse or
+    /// preallocated file and understates nothing a store keeps. Falls back to the files' lengths where <c>du</c> cannot run.
+    /// </summary>
+    private static long DirectoryBytes(string directory)
+    {
+        try
+        {
+            using Process? du = Process.Start(new ProcessStartInfo("du", ["-s", "-B1", directory]) { RedirectStandardOutput = true, RedirectStandardError = true });
+            if (du is not null)
+            {
+                string output = du.StandardOutput.ReadToEnd();
+                du.WaitForExit();
+                if (du.ExitCode == 0 && long.TryParse(output.Split('\t', 2)[0], NumberStyles.Integer, s_numbers, out long bytes))
+                {
+                    return bytes;
+                }
+            }
+        }
+        catch (System.ComponentModel.Win32Exception)
+        {
+            // No du on this machine: the lengths below.
+        }
+
+        return Directory.Exists(directory) ? new DirectoryInfo(directory).EnumerateFiles("*", SearchOption.AllDirectories).Sum(file => file.Length) : 0;
+    }
+}

@@ -1,0 +1,54 @@
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Workload;
+
+namespace KvBench.Evaluation.Decision;
+
+/// <summary>Everything measured on one option for a decision: the raw results each figure is read from.</summary>
+public sealed class OptionEvidence(string option)
+{
+    /// <summary>The row's name.</summary>
+    public string Option { get; } = option;
+
+    /// <summary>Why the profile's workload could not run on this option (the tier is not offered, the open failed), or <see langword="null"/>.</summary>
+    public string? WorkloadFailure { get; set; }
+
+    /// <summary>The profile's workload, one result per round.</summary>
+    public List<WorkloadResult> Rounds { get; } = [];
+
+    /// <summary>How long loading the profile's records took, in seconds.</summary>
+    public double LoadSeconds { get; set; }
+
+    /// <summary>The store directory's bytes after the load and a close, or <see langword="null"/> when not measured.</summary>
+    public long? DiskBytes { get; set; }
+
+    /// <summary>The longest key stored and read back, when a driver needs it.</summary>
+    public SizeMeasurement? Key { get; set; }
+
+    /// <summary>The longest value stored and read back, when a driver needs it.</summary>
+    public SizeMeasurement? Value { get; set; }
+
+    /// <summary>Whether the store grew without a reopen, when a driver needs it.</summary>
+    public GrowthMeasurement? Growth { get; set; }
+
+    /// <summary>What two processes showed, when a driver needs it.</summary>
+    public MultiProcessMeasurement? MultiProcess { get; set; }
+
+    /// <summary>Whether prefix scans use an ordered index, when a driver needs it.</summary>
+    public ScanMeasurement? Scan { get; set; }
+
+    /// <summary>The writer-beside-reader scenario, one result per run, when a driver needs it.</summary>
+    public List<ImportContentionResult> Contention { get; } = [];
+
+    /// <summary>Why the writer-beside-reader scenario could not run, or <see langword="null"/>.</summary>
+    public string? ContentionFailure { get; set; }
+
+    /// <summary>Crash rounds at the profile's tier, when a driver needs them.</summary>
+    public CrashRoundsResult? Crash { get; set; }
+
+    /// <summary>Why the crash rounds could not run, or <see langword="null"/>.</summary>
+    public string? CrashFailure { get; set; }
+
+    /// <summary>Where each measurement came from when it was not measured for this decision (the evaluation's capability probes), by measurement name.</summary>
+    public Dictionary<string, string> Reused { get; } = [];
+}
