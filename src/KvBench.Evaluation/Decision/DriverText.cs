@@ -1,5 +1,6 @@
 using System.Globalization;
 
+using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Evaluation.Decision;
@@ -71,13 +72,8 @@ public static class DriverText
     }
 
     /// <summary>A duration in nanoseconds as "640 ns", "18.3 µs", "1.2 ms", "2.5 s".</summary>
-    public static string Duration(double nanoseconds) => nanoseconds switch
-    {
-        >= 1e9 => string.Create(s_numbers, $"{nanoseconds / 1e9:0.##} s"),
-        >= 1e6 => string.Create(s_numbers, $"{nanoseconds / 1e6:0.##} ms"),
-        >= 1e3 => string.Create(s_numbers, $"{nanoseconds / 1e3:0.##} µs"),
-        _ => string.Create(s_numbers, $"{nanoseconds:0} ns"),
-    };
+    public static string Duration(double nanoseconds) =>
+        nanoseconds >= 1e9 ? string.Create(s_numbers, $"{nanoseconds / 1e9:0.##} s") : WorkloadTables.Latency(nanoseconds);
 
     /// <summary>Three significant figures: a rate measured to a few percent prints no more digits than it has.</summary>
     private static double Significant(double value)

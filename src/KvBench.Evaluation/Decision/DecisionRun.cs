@@ -1,0 +1,79 @@
+using System.Diagnostics;
+
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Decision;
+
+/// <summary>What a decision run measures and where it writes: what <c>kvbench decide</c> and the evaluation fill in.</summary>
+public sealed record DecisionRequest
+{
+    /// <summary>The profile.</summary>
+    public required DecisionProfile Profile { get; init; }
+
+    /// <summary>The profile's file, linked from the record; <see langword="null"/> for a profile made in code.</summary>
+    public string? ProfilePath { get; init; }
+
+    /// <summary>The markdown file to write.</summary>
+    public required string OutputFile { get; init; }
+
+    /// <summary>The command that regenerates the record, printed in it.</summary>
+    public required string Command { get; init; }
+
+    /// <summary>How hard to measure. Default: <see cref="DecisionSettings"/>' defaults.</summary>
+    public DecisionSettings Settings { get; init; } = new();
+
+    /// <summary>A scratch directory; default (<see langword="null"/>): a new folder under the system temp folder, deleted afterwards.</summary>
+    public string? WorkDirectory { get; init; }
+
+    /// <summary>Capability measurements the run already made (the evaluation's probes), taken instead of probing again.</summary>
+    public IReadOnlyList<StoreMeasurement>? Probed { get; init; }
+}
+
+/// <summary>What a decision run produced.</summary>
+/// <param name="File">The record written.</param>
+/// <param name="Outcome">The outcome.</param>
+/// <param name="Problems">Measurements that went wrong (a wrong read, an error): the run is then no result.</param>
+public sealed record DecisionResult(string File, DecisionOutcome Outcome, IReadOnlyList<string> Problems);
+
+/// <summary>The one orchestrator of a decision: measure, decide, write the record.</summary>
+public static class DecisionRun
+{
+    /// <summary>Measures what <paramref name="request"/>'s drivers need, decides, and writes the record.</summary>
+    public static async Task<DecisionResult> RunAsync(DecisionRequest request, KvBenchCli? cli, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        string workDirectory = request.WorkDirectory ?? Path.Combine(Path.GetTempPath(), "kvbench-decide-" + Guid.NewGuid().ToString("N"));
+        long started = Stopwatch.GetTimestamp();
+        try
+        {
+            var measurer = new DecisionMeasurer(request.Profile, request.Settings, cli, workDirectory, log);
+            DecisionEvidence evidence = await measurer.MeasureAsync(request.Probed).ConfigureAwait(false);
+            DecisionOutcome outcome = DecisionOutcome.Decide(request.Profile.Drivers, evidence.Figures());
+            string file = Path.GetFullPath(request.OutputFile);
+            Directory.CreateDirectory(Path.GetDirectoryName(file)!);
+            string? profileLink = request.ProfilePath is { } profile
+                ? Path.GetRelativePath(Path.GetDirectoryName(file)!, Path.GetFullPath(profile)).Replace('\\', '/')
+                : null;
+            string markdown = DecisionRecord.Write(evidence, outcome, MachineInfo.Collect(workDirectory), request.Command, profileLink, DateTimeOffset.UtcNow, Stopwatch.GetElapsedTime(started));
+            await File.WriteAllTextAsync(file, markdown).ConfigureAwait(false);
+            return new DecisionResult(file, outcome, Problems(evidence));
+        }
+        finally
+        {
+            if (request.WorkDirectory is null)
+            {
+                AdrContext.TryDelete(workDirectory);
+            }
+        }
+    }
+
+    /// <summary>A wrong read or an error in a measurement is no result: a figure cannot stand on it.</summary>
+    private static List<string> Problems(DecisionEvidence evidence) =>
+    [
+        .. evidence.Options.Concat(evidence.Floor is { } floor ? [floor] : []).SelectMany(option => option.Rounds).Select(round => round.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
+        .. evidence.Options.SelectMany(option => option.Contention).Select(run => run.Failure).OfType<string>().Select(failure => $"Writer beside reader failed: {failure}"),
+    ];
+}
