@@ -55,11 +55,37 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         ? Figure.FromRounds([.. floor.Rounds.Select(round => (round.CpuMicrosecondsPerOperation ?? double.NaN) * 1_000)], WorkloadAnchor).Value
         : null;
 
+    /// <summary>The phase that measures <paramref name="driver"/>'s figure.</summary>
+    public static DecisionPhase PhaseOf(Driver driver)
+    {
+        ArgumentNullException.ThrowIfNull(driver);
+        return driver.Quantity switch
+        {
+            DriverQuantity.Capability => DecisionPhase.Capabilities,
+            DriverQuantity.CrashKept => DecisionPhase.Crash,
+            DriverQuantity.VisibilityLag => DecisionPhase.Contention,
+            DriverQuantity.Latency when driver.WhileWriting => DecisionPhase.Contention,
+            _ => DecisionPhase.Workload,
+        };
+    }
+
+    /// <summary>Whether the phase that measures <paramref name="driver"/> has been done on <paramref name="option"/>.</summary>
+    public static bool IsMeasuredYet(OptionEvidence option, Driver driver)
+    {
+        ArgumentNullException.ThrowIfNull(option);
+        return option.Done.Contains(PhaseOf(driver));
+    }
+
     /// <summary><paramref name="option"/>'s figure for <paramref name="driver"/>.</summary>
     public Figure FigureOf(OptionEvidence option, Driver driver)
     {
         ArgumentNullException.ThrowIfNull(option);
         ArgumentNullException.ThrowIfNull(driver);
+        if (option.OutBefore is { } outBefore && !IsMeasuredYet(option, driver))
+        {
+            return Figure.Missing($"not measured, already out on {outBefore}", Anchor(PhaseOf(driver)));
+        }
+
         return driver.Quantity switch
         {
             DriverQuantity.Capability => Capability(option, driver.Capability!.Value),
@@ -76,6 +102,15 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
             _ => Figure.Missing($"{driver.Quantity} is not measured", WorkloadAnchor),
         };
     }
+
+    /// <summary>The anchor of the table <paramref name="phase"/> writes.</summary>
+    public static string Anchor(DecisionPhase phase) => phase switch
+    {
+        DecisionPhase.Capabilities => CapabilityAnchor,
+        DecisionPhase.Crash => CrashAnchor,
+        DecisionPhase.Contention => ContentionAnchor,
+        _ => WorkloadAnchor,
+    };
 
     /// <summary>The percentile of <paramref name="latency"/> closest to <paramref name="percentile"/> among those a histogram summary keeps.</summary>
     public static double Percentile(LatencySummary latency, double percentile)

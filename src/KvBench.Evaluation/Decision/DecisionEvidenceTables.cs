@@ -17,22 +17,22 @@ internal static class DecisionEvidenceTables
     {
         output.AppendLine("## Evidence").AppendLine();
         output.AppendLine("Every figure above links to the table it comes from, here.").AppendLine();
-        if (evidence.Options.Any(option => option.Rounds.Count > 0 || option.WorkloadFailure is not null))
+        if (evidence.Floor is not null)
         {
             WriteWorkload(output, evidence);
         }
 
-        if (evidence.Options.Any(option => option.Key is not null || option.Value is not null || option.Growth is not null || option.Scan is not null || option.MultiProcess is not null))
+        if (evidence.Profile.Drivers.Any(driver => DecisionEvidence.PhaseOf(driver) == DecisionPhase.Capabilities))
         {
             WriteCapabilities(output, evidence);
         }
 
-        if (evidence.Options.Any(option => option.Contention.Count > 0 || option.ContentionFailure is not null))
+        if (evidence.Profile.Drivers.Any(driver => DecisionEvidence.PhaseOf(driver) == DecisionPhase.Contention))
         {
             WriteContention(output, evidence);
         }
 
-        if (evidence.Options.Any(option => option.Crash is not null || option.CrashFailure is not null))
+        if (evidence.Profile.Drivers.Any(driver => DecisionEvidence.PhaseOf(driver) == DecisionPhase.Crash))
         {
             WriteCrash(output, evidence);
         }
@@ -46,7 +46,7 @@ internal static class DecisionEvidenceTables
         var table = new MarkdownTable("Option", "Round", "ops/s", "Latency p50 / p99 per operation", "CPU per op", "Allocated per op", "Wrong reads", "Load", "On disk per record");
         foreach (OptionEvidence option in WithFloor(evidence))
         {
-            if (option.WorkloadFailure is { } failure)
+            if ((Skipped(option, DecisionPhase.Workload) ?? option.WorkloadFailure) is { } failure)
             {
                 table.Add(option.Option, "-", "-", failure, "-", "-", "-", "-", "-");
                 continue;
@@ -108,6 +108,10 @@ internal static class DecisionEvidenceTables
         table.WriteTo(output);
     }
 
+    /// <summary>"not measured: out on …" when <paramref name="phase"/> was skipped because the option was already out, else <see langword="null"/>.</summary>
+    private static string? Skipped(OptionEvidence option, DecisionPhase phase) =>
+        option.OutBefore is { } outBefore && !option.Done.Contains(phase) ? $"not measured: already out on {outBefore}" : null;
+
     private static IEnumerable<OptionEvidence> WithFloor(DecisionEvidence evidence) =>
         evidence.Floor is { } floor ? [.. evidence.Options, floor] : evidence.Options;
 
@@ -139,7 +143,7 @@ internal static class DecisionEvidenceTables
         var table = new MarkdownTable("Option", "Run", "Reader p99 alone", "Reader p99 while the writer imports", "Visibility lag p99", "Errors", "Lost");
         foreach (OptionEvidence option in evidence.Options)
         {
-            if (option.ContentionFailure is { } failure)
+            if ((Skipped(option, DecisionPhase.Contention) ?? option.ContentionFailure) is { } failure)
             {
                 table.Add(option.Option, "-", failure, "-", "-", "-", "-");
                 continue;
@@ -185,7 +189,7 @@ internal static class DecisionEvidenceTables
             }
             else
             {
-                table.Add(option.Option, "-", option.CrashFailure ?? "not measured", "-", "-", "-");
+                table.Add(option.Option, "-", Skipped(option, DecisionPhase.Crash) ?? option.CrashFailure ?? "not measured", "-", "-", "-");
             }
         }
 

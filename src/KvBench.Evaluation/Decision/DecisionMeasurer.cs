@@ -30,6 +30,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     private long _started;
     private int _stepsDone;
     private int _steps;
+    private int _phasesPerOption;
 
     /// <summary>The candidates: the profile's, or every embedded row this machine can open but the floor.</summary>
     public IReadOnlyList<string> Candidates { get; } = profile.Candidates ?? [.. StoreCatalog.AvailableNames.Where(name => name != FloorRow)];
@@ -44,60 +45,106 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     /// <summary>Whether any driver needs crash rounds.</summary>
     public bool NeedsCrash => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.CrashKept);
 
-    /// <summary>Measures every candidate, and the floor when the workload runs; <paramref name="probed"/> are capability measurements already made.</summary>
+    /// <summary>
+    /// Measures every candidate, and the floor when the workload runs; <paramref name="probed"/> are capability
+    /// measurements already made. The cheap, decisive measurements come first (capabilities, crash rounds), and an option
+    /// a must-driver has already put out is not measured further unless <see cref="DecisionSettings.MeasureEveryOption"/>:
+    /// nothing it could show would bring it back.
+    /// </summary>
     public async Task<DecisionEvidence> MeasureAsync(IReadOnlyList<StoreMeasurement>? probed = null)
     {
         CapabilityCell[] cells = [.. profile.Drivers.Where(driver => driver.Capability is not null).Select(driver => driver.Capability!.Value).Distinct()];
-        _steps = (Candidates.Count * ((NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0))) + (NeedsWorkload ? 1 : 0);
+        _phasesPerOption = (NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0);
+        _steps = (Candidates.Count * _phasesPerOption) + (NeedsWorkload ? 1 : 0);
         _started = Stopwatch.GetTimestamp();
         Directory.CreateDirectory(workDirectory);
-        var options = new List<OptionEvidence>();
-        foreach (string name in Candidates)
+        OptionEvidence[] options = [.. Candidates.Select(name => new OptionEvidence(name))];
+        foreach (OptionEvidence option in options.Where(option => StoreCatalog.UnavailableReason(option.Option) is not null))
         {
-            var evidence = new OptionEvidence(name);
-            options.Add(evidence);
-            if (StoreCatalog.UnavailableReason(name) is { } unavailable)
-            {
-                evidence.WorkloadFailure = $"not available here: {unavailable}";
-                Log($"{name} is not available here: {unavailable}");
-                continue;
-            }
+            option.WorkloadFailure = $"not available here: {StoreCatalog.UnavailableReason(option.Option)}";
+            option.OutBefore = option.WorkloadFailure;
+            _steps -= _phasesPerOption;
+            Log($"{option.Option} is {option.WorkloadFailure}");
+        }
 
-            if (NeedsWorkload)
+        var partial = new DecisionEvidence(profile, settings, options, floor: null);
+        if (cells.Length > 0)
+        {
+            foreach (OptionEvidence option in StillIn(options, partial))
             {
-                Step($"{name}: the profile's workload, {settings.Rounds} rounds of {settings.Duration.TotalSeconds:0.#} s");
-                RunWorkload(name, evidence);
+                Step($"{option.Option}: {string.Join(", ", cells)}", option);
+                await ProbeAsync(option.Option, cells, option, probed?.FirstOrDefault(row => row.Name == option.Option)).ConfigureAwait(false);
+                option.Done.Add(DecisionPhase.Capabilities);
             }
+        }
 
-            if (cells.Length > 0)
+        if (NeedsCrash)
+        {
+            foreach (OptionEvidence option in StillIn(options, partial))
             {
-                Step($"{name}: {string.Join(", ", cells)}");
-                await ProbeAsync(name, cells, evidence, probed?.FirstOrDefault(row => row.Name == name)).ConfigureAwait(false);
-            }
-
-            if (NeedsContention)
-            {
-                Step($"{name}: a writer process beside a reader process, {settings.ContentionRounds} runs");
-                await ContendAsync(name, evidence).ConfigureAwait(false);
-            }
-
-            if (NeedsCrash)
-            {
-                Step($"{name}: {settings.CrashRounds} crash rounds at {profile.Workload.Durability}");
-                await CrashAsync(name, evidence).ConfigureAwait(false);
+                Step($"{option.Option}: {settings.CrashRounds} crash rounds at {profile.Workload.Durability}", option);
+                await CrashAsync(option.Option, option).ConfigureAwait(false);
+                option.Done.Add(DecisionPhase.Crash);
             }
         }
 
         OptionEvidence? floor = null;
         if (NeedsWorkload)
         {
+            foreach (OptionEvidence option in StillIn(options, partial))
+            {
+                Step($"{option.Option}: the profile's workload, {settings.Rounds} rounds of {settings.Duration.TotalSeconds:0.#} s", option);
+                RunWorkload(option.Option, option);
+                option.Done.Add(DecisionPhase.Workload);
+            }
+
             floor = new OptionEvidence(FloorRow);
-            Step($"{FloorRow} (the floor: what KvBench's runner costs): the profile's workload");
+            Step($"{FloorRow}, the floor (what KvBench's runner costs): the profile's workload", floor);
             RunWorkload(FloorRow, floor);
+        }
+
+        if (NeedsContention)
+        {
+            foreach (OptionEvidence option in StillIn(options, new DecisionEvidence(profile, settings, options, floor)))
+            {
+                Step($"{option.Option}: a writer process beside a reader process, {settings.ContentionRounds} runs", option);
+                await ContendAsync(option.Option, option).ConfigureAwait(false);
+                option.Done.Add(DecisionPhase.Contention);
+            }
         }
 
         Log(string.Create(s_numbers, $"Measured in {Stopwatch.GetElapsedTime(_started).TotalSeconds:N0} s."));
         return new DecisionEvidence(profile, settings, options, floor);
+    }
+
+    /// <summary>
+    /// The options no must-driver measured so far has put out; each one put out is marked with the first figure that did
+    /// it, once, and skips the steps that follow. With <see cref="DecisionSettings.MeasureEveryOption"/>, every option.
+    /// </summary>
+    private IEnumerable<OptionEvidence> StillIn(OptionEvidence[] options, DecisionEvidence partial)
+    {
+        foreach (OptionEvidence option in options)
+        {
+            if (option.OutBefore is null && !settings.MeasureEveryOption)
+            {
+                foreach (Driver driver in profile.Drivers.Where(driver => driver.Must && DecisionEvidence.IsMeasuredYet(option, driver)))
+                {
+                    Figure figure = partial.FigureOf(option, driver);
+                    if (DecisionOutcome.Judge(driver, figure) is Verdict.Missed or Verdict.Unmeasured)
+                    {
+                        option.OutBefore = $"{driver.Name} ({driver.Threshold()}): {driver.FormatFigure(figure)}";
+                        Log($"{option.Option} is out on {option.OutBefore}; not measured further");
+                        _steps -= _phasesPerOption - option.Steps;
+                        break;
+                    }
+                }
+            }
+
+            if (option.OutBefore is null || (settings.MeasureEveryOption && StoreCatalog.UnavailableReason(option.Option) is null))
+            {
+                yield return option;
+            }
+        }
     }
 
     private void RunWorkload(string name, OptionEvidence evidence)
@@ -250,7 +297,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         string directory = Path.Combine(workDirectory, "crash-" + name);
         try
         {
-            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds).ConfigureAwait(false);
+            // Acknowledged when Put returns, as the workload's writes are: a row that keeps writes in memory until a
+            // Flush loses them here, as it would under the profile's writes.
+            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
         }
         finally
         {
@@ -275,9 +324,10 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         return enough;
     }
 
-    private void Step(string what)
+    private void Step(string what, OptionEvidence option)
     {
         _stepsDone++;
+        option.Steps++;
         double elapsed = Stopwatch.GetElapsedTime(_started).TotalSeconds;
         string left = _stepsDone > 1 ? string.Create(s_numbers, $", about {elapsed / (_stepsDone - 1) * (_steps - _stepsDone + 1):N0} s left") : string.Empty;
         Log(string.Create(s_numbers, $"[{_stepsDone}/{_steps}] {what}{left}"));

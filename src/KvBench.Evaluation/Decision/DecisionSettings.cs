@@ -33,6 +33,13 @@ public sealed record DecisionSettings
     /// <summary>The prefix-scan and growth probes' settings. Default: the quick probes, which still grow each store 256-fold.</summary>
     public ProbeSettings Probes { get; init; } = ProbeSettings.Quick;
 
+    /// <summary>
+    /// Whether an option a must-driver has put out is measured on every other driver too. Default: no; its pros and
+    /// cons then say which figures were not measured and why, and what would change the decision can only bring it back
+    /// as far as its measured figures allow.
+    /// </summary>
+    public bool MeasureEveryOption { get; init; }
+
     /// <summary>Smaller and shorter, for tests: one-second rounds.</summary>
     public static DecisionSettings Smoke { get; } = new()
     {

@@ -4,11 +4,39 @@ using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Decision;
 
+/// <summary>The measurements a decision makes on an option, in the order it makes them.</summary>
+public enum DecisionPhase
+{
+    /// <summary>The capability probes the drivers name.</summary>
+    Capabilities,
+
+    /// <summary>Crash rounds at the profile's tier.</summary>
+    Crash,
+
+    /// <summary>The profile's workload in the measured process.</summary>
+    Workload,
+
+    /// <summary>A writer process beside a reader process.</summary>
+    Contention,
+}
+
 /// <summary>Everything measured on one option for a decision: the raw results each figure is read from.</summary>
 public sealed class OptionEvidence(string option)
 {
     /// <summary>The row's name.</summary>
     public string Option { get; } = option;
+
+    /// <summary>
+    /// The must-driver figure that put the option out before every measurement was made, or <see langword="null"/>: the
+    /// measurements after it were skipped, since nothing they could show would bring the option back.
+    /// </summary>
+    public string? OutBefore { get; set; }
+
+    /// <summary>The phases done on this option, whether they measured or failed.</summary>
+    public HashSet<DecisionPhase> Done { get; } = [];
+
+    /// <summary>How many measuring steps this option has had, for the progress estimate.</summary>
+    internal int Steps { get; set; }
 
     /// <summary>Why the profile's workload could not run on this option (the tier is not offered, the open failed), or <see langword="null"/>.</summary>
     public string? WorkloadFailure { get; set; }
