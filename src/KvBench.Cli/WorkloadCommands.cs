@@ -336,10 +336,15 @@ internal static class WorkloadCommands
     private static void AddShapeCheck(Command command) =>
         command.Validators.Add(static result =>
         {
-            // A command's validator sees an option left out as having no result, not its default.
-            LengthDistribution keys = result.GetResult(KeyBytesOption) is null ? LengthDistribution.Fixed(WorkloadSpec.DefaultKeyBytes) : result.GetValue(KeyBytesOption)!;
-            KeyShape shape = result.GetResult(KeyShapeOption) is null ? KeyShape.Random : result.GetValue(KeyShapeOption)!;
-            LengthDistribution values = result.GetResult(ValueBytesOption) is null ? LengthDistribution.Fixed(WorkloadSpec.DefaultValueBytes) : result.GetValue(ValueBytesOption)!;
+            // A command's validator sees an option left out as having no result, not its default; a value that did not
+            // parse has its own error already.
+            if (Given(result, KeyBytesOption, LengthDistribution.Parse, LengthDistribution.Fixed(WorkloadSpec.DefaultKeyBytes)) is not { } keys
+                || Given(result, KeyShapeOption, KeyShape.Parse, KeyShape.Random) is not { } shape
+                || Given(result, ValueBytesOption, LengthDistribution.Parse, LengthDistribution.Fixed(WorkloadSpec.DefaultValueBytes)) is not { } values)
+            {
+                return;
+            }
+
             try
             {
                 _ = new RecordSet(keys, shape, values);
@@ -349,6 +354,25 @@ internal static class WorkloadCommands
                 result.AddError(e.Message.Split(" (Parameter", 2)[0]);
             }
         });
+
+    /// <summary>The value of <paramref name="option"/> as given, its default when left out, or <see langword="null"/> when it does not parse.</summary>
+    private static T? Given<T>(System.CommandLine.Parsing.CommandResult result, Option<T> option, Func<string, T> parse, T fallback)
+        where T : class
+    {
+        if (result.GetResult(option) is not { Tokens: [{ } token, ..] })
+        {
+            return fallback;
+        }
+
+        try
+        {
+            return parse(token.Value);
+        }
+        catch (FormatException)
+        {
+            return null;
+        }
+    }
 
     internal static Option<int> Positive(Option<int> option) => AtLeast(option, 1, inclusive: true);
 
