@@ -36,21 +36,32 @@ internal static class WorkloadCommands
         },
         StoreArguments.UnknownStore);
 
+    internal static readonly Option<LengthDistribution> KeyBytesOption = Lengths("--key-bytes", "Each key's length: 16, 16..64 (uniform) or 90%:16,10%:200 (buckets); sizes take B, KiB, MiB, KB, MB.", WorkloadSpec.DefaultKeyBytes);
+
+    internal static readonly Option<LengthDistribution> ValueBytesOption = Lengths("--value-bytes", "Each value's length: 128, 100..4096 (uniform) or 80%:200,20%:40KiB (buckets); sizes take B, KiB, MiB, KB, MB.", WorkloadSpec.DefaultValueBytes);
+
+    internal static readonly Option<KeyShape> KeyShapeOption = new("--key-shape")
+    {
+        Description = "random, or prefixed:N (keys under N prefixes, ordered by record under each).",
+        DefaultValueFactory = static _ => KeyShape.Random,
+        CustomParser = static result => Parsed(result, KeyShape.Parse, KeyShape.Random),
+    };
+
     internal static readonly Option<DirectoryInfo?> WorkDirectoryOption = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
     {
         Option<string?> workload = EachChecked(new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution)." }, UnknownWorkload);
-        Option<string?> mix = EachChecked(new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan)." }, BadMix);
+        Option<string?> mix = EachChecked(new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan, delete, haskey)." }, BadMix);
         var distribution = new Option<KeyDistribution?>("--distribution") { Description = "uniform, zipfian or latest (default: the workload's, or zipfian)." };
-        var valueBytes = new Option<int>("--value-bytes") { Description = "The length of every value.", DefaultValueFactory = static _ => WorkloadSpec.DefaultValueBytes };
         var rate = new Option<double?>("--rate") { Description = "Operations per second across all threads, open loop (latency counted from each operation's intended start); closed loop when left out." };
         var load = new Option<bool>("--load") { Description = "Load the records first (the store in --dir must otherwise hold them: kvbench load, or an earlier --load)." };
         var command = new Command("run", "Runs one workload on one store from several threads and prints ops/s and p50/p95/p99/p99.9/max per operation; every read is checked.")
         {
-            workload, mix, distribution, s_records, valueBytes, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption,
+            workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption,
         };
+        AddShapeCheck(command);
         StoreArguments.AddTo(command);
         StoreArguments.AddEndpointTo(command);
         command.Validators.Add(result =>
@@ -68,7 +79,9 @@ internal static class WorkloadCommands
             spec = spec with
             {
                 RecordCount = parseResult.GetValue(s_records),
-                ValueBytes = parseResult.GetValue(valueBytes),
+                KeyBytes = parseResult.GetRequiredValue(KeyBytesOption),
+                KeyShape = parseResult.GetRequiredValue(KeyShapeOption),
+                ValueLength = parseResult.GetRequiredValue(ValueBytesOption),
                 Distribution = parseResult.GetValue(distribution) ?? spec.Distribution,
             };
             using IKeyValueStore store = StoreArguments.Open(parseResult);
@@ -95,16 +108,18 @@ internal static class WorkloadCommands
         Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
         var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
         {
-            s_stores, workloads, s_records, ycsbThreads, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, ycsbThreads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
         };
+        AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             WorkloadSpec[] chosen = parseResult.GetValue(workloads) is { Length: > 0 } names
                 ? [.. Split(names).Select(YcsbWorkloads.Named)]
                 : [.. YcsbWorkloads.All];
             SuiteSettings settings = Suite(parseResult) with { YcsbThreads = parseResult.GetValue(ycsbThreads) };
+            Durability durability = parseResult.GetValue(StoreArguments.Durability);
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads)));
+                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, directory => new StoreOptions { Directory = directory, Durability = durability })));
             return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
         });
         return command;
@@ -119,8 +134,9 @@ internal static class WorkloadCommands
         var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
         var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, sizes, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            what, s_stores, s_records, threadCounts, sizes, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
         };
+        AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             SuiteSettings settings = Suite(parseResult);
@@ -170,7 +186,9 @@ internal static class WorkloadCommands
                 "insert" => mix with { Insert = share },
                 "rmw" or "readmodifywrite" => mix with { ReadModifyWrite = share },
                 "scan" => mix with { Scan = share },
-                _ => throw new ArgumentException($"'{pair[0]}' is not an operation: use read, update, insert, rmw or scan."),
+                "delete" => mix with { Delete = share },
+                "haskey" or "has" => mix with { HasKey = share },
+                _ => throw new ArgumentException($"'{pair[0]}' is not an operation: use read, update, insert, rmw, scan, delete or haskey."),
             };
         }
 
@@ -187,6 +205,9 @@ internal static class WorkloadCommands
     private static SuiteSettings Suite(ParseResult parseResult) => new()
     {
         Records = parseResult.GetValue(s_records),
+        KeyBytes = parseResult.GetRequiredValue(KeyBytesOption),
+        KeyShape = parseResult.GetRequiredValue(KeyShapeOption),
+        ValueLength = parseResult.GetRequiredValue(ValueBytesOption),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };
@@ -281,6 +302,75 @@ internal static class WorkloadCommands
         catch (ArgumentException e)
         {
             return e.Message;
+        }
+    }
+
+    /// <summary>An option of lengths, read by <see cref="LengthDistribution.Parse"/>: a bad one is a usage error with its reason.</summary>
+    private static Option<LengthDistribution> Lengths(string name, string description, int defaultBytes) => new(name)
+    {
+        Description = description,
+        HelpName = "bytes",
+        DefaultValueFactory = _ => LengthDistribution.Fixed(defaultBytes),
+        CustomParser = result => Parsed(result, LengthDistribution.Parse, LengthDistribution.Fixed(defaultBytes)),
+    };
+
+    /// <summary>Parses an option's one token with <paramref name="parse"/>; a <see cref="FormatException"/> becomes the option's usage error.</summary>
+    private static T Parsed<T>(System.CommandLine.Parsing.ArgumentResult result, Func<string, T> parse, T fallback)
+    {
+        string text = result.Tokens.Count > 0 ? result.Tokens[0].Value : string.Empty;
+        try
+        {
+            return parse(text);
+        }
+        catch (FormatException e)
+        {
+            result.AddError($"{((System.CommandLine.Parsing.OptionResult)result.Parent!).Option.Name}: {e.Message}");
+            return fallback;
+        }
+    }
+
+    /// <summary>
+    /// Makes key and value lengths the record set cannot hold (a key shorter than its shape needs, a value too short for
+    /// its version stamp) a usage error with the record set's own reason.
+    /// </summary>
+    private static void AddShapeCheck(Command command) =>
+        command.Validators.Add(static result =>
+        {
+            // A command's validator sees an option left out as having no result, not its default; a value that did not
+            // parse has its own error already.
+            if (Given(result, KeyBytesOption, LengthDistribution.Parse, LengthDistribution.Fixed(WorkloadSpec.DefaultKeyBytes)) is not { } keys
+                || Given(result, KeyShapeOption, KeyShape.Parse, KeyShape.Random) is not { } shape
+                || Given(result, ValueBytesOption, LengthDistribution.Parse, LengthDistribution.Fixed(WorkloadSpec.DefaultValueBytes)) is not { } values)
+            {
+                return;
+            }
+
+            try
+            {
+                _ = new RecordSet(keys, shape, values);
+            }
+            catch (ArgumentException e)
+            {
+                result.AddError(e.Message.Split(" (Parameter", 2)[0]);
+            }
+        });
+
+    /// <summary>The value of <paramref name="option"/> as given, its default when left out, or <see langword="null"/> when it does not parse.</summary>
+    private static T? Given<T>(System.CommandLine.Parsing.CommandResult result, Option<T> option, Func<string, T> parse, T fallback)
+        where T : class
+    {
+        if (result.GetResult(option) is not { Tokens: [{ } token, ..] })
+        {
+            return fallback;
+        }
+
+        try
+        {
+            return parse(token.Value);
+        }
+        catch (FormatException)
+        {
+            return null;
         }
     }
 

@@ -6,7 +6,7 @@ public enum KeyDistribution
     /// <summary>Every record equally likely.</summary>
     Uniform,
 
-    /// <summary>A few records are hot: YCSB's scrambled zipfian, constant 0.99, the hot records spread over the key space.</summary>
+    /// <summary>A few records are hot: YCSB's scrambled zipfian (constant 0.99 unless the workload sets another), the hot records spread over the key space.</summary>
     Zipfian,
 
     /// <summary>The most recently inserted records are hottest (YCSB's skewed latest, workload D).</summary>
@@ -122,13 +122,26 @@ public sealed class ZipfianGenerator
 public abstract class KeyChooser
 {
     /// <summary>A chooser for <paramref name="distribution"/> over the records that exist: <c>existing()</c> is read at every draw, so inserts made by any thread become eligible.</summary>
-    public static KeyChooser Create(KeyDistribution distribution, long initialRecords, Func<long> existing) => distribution switch
+    /// <param name="distribution">How records are picked.</param>
+    /// <param name="initialRecords">The records loaded before the run.</param>
+    /// <param name="existing">The records that exist now.</param>
+    /// <param name="zipfianConstant">The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0 and below 1.</param>
+    public static KeyChooser Create(KeyDistribution distribution, long initialRecords, Func<long> existing, double zipfianConstant = ZipfianGenerator.DefaultTheta)
     {
-        KeyDistribution.Uniform => new UniformChooser(existing),
-        KeyDistribution.Zipfian => new ScrambledZipfianChooser(existing),
-        KeyDistribution.Latest => new LatestChooser(initialRecords, existing),
-        _ => throw new ArgumentOutOfRangeException(nameof(distribution), distribution, "Unknown key distribution."),
-    };
+        if (distribution is KeyDistribution.Zipfian or KeyDistribution.Latest && !(zipfianConstant is > 0 and < 1))
+        {
+            // The generator's closed form divides by 1 - θ and holds only between 0 and 1.
+            throw new ArgumentOutOfRangeException(nameof(zipfianConstant), zipfianConstant, "The zipfian constant must be above 0 and below 1.");
+        }
+
+        return distribution switch
+        {
+            KeyDistribution.Uniform => new UniformChooser(existing),
+            KeyDistribution.Zipfian => new ScrambledZipfianChooser(existing, ScrambledZipfianChooser.Ranks(zipfianConstant)),
+            KeyDistribution.Latest => new LatestChooser(initialRecords, existing, zipfianConstant),
+            _ => throw new ArgumentOutOfRangeException(nameof(distribution), distribution, "Unknown key distribution."),
+        };
+    }
 
     /// <summary>The next record index.</summary>
     public abstract long Next(Random random);
@@ -144,14 +157,21 @@ public abstract class KeyChooser
     /// (FNV-1a 64) onto the records, so the popular records are
     /// spread over the key space instead of being the first ones, and the popularity does not change as inserts add records.
     /// </summary>
-    private sealed class ScrambledZipfianChooser(Func<long> existing) : KeyChooser
+    private sealed class ScrambledZipfianChooser(Func<long> existing, ZipfianGenerator ranks) : KeyChooser
     {
         private const long ItemSpace = 10_000_000_000;
 
         /// <summary>Shared by every thread: after construction it is only read (<see cref="ZipfianGenerator.Next"/> changes nothing).</summary>
         private static readonly ZipfianGenerator s_ranks = new(ItemSpace);
 
-        public override long Next(Random random) => (long)(Fnv1a64((ulong)s_ranks.Next(random)) % (ulong)existing());
+        /// <summary>Generators of other constants, made once each: ζ over the item space costs a million terms.</summary>
+        private static readonly System.Collections.Concurrent.ConcurrentDictionary<double, ZipfianGenerator> s_otherRanks = new();
+
+        /// <summary>The shared generator of <paramref name="theta"/>.</summary>
+        public static ZipfianGenerator Ranks(double theta) =>
+            theta == ZipfianGenerator.DefaultTheta ? s_ranks : s_otherRanks.GetOrAdd(theta, static theta => new ZipfianGenerator(ItemSpace, theta));
+
+        public override long Next(Random random) => (long)(Fnv1a64((ulong)ranks.Next(random)) % (ulong)existing());
 
         private static ulong Fnv1a64(ulong value)
         {
@@ -167,9 +187,9 @@ public abstract class KeyChooser
     }
 
     /// <summary>YCSB's skewed latest: a zipfian rank counted back from the newest record, so the newest are hottest.</summary>
-    private sealed class LatestChooser(long initialRecords, Func<long> existing) : KeyChooser
+    private sealed class LatestChooser(long initialRecords, Func<long> existing, double theta) : KeyChooser
     {
-        private readonly ZipfianGenerator _ranks = new(Math.Max(1, initialRecords));
+        private readonly ZipfianGenerator _ranks = new(Math.Max(1, initialRecords), theta);
 
         public override long Next(Random random)
         {

@@ -76,6 +76,95 @@ public sealed class LengthDistribution : IEquatable<LengthDistribution>
         return new(array, range: false);
     }
 
+    /// <summary>
+    /// Reads a length distribution as a person writes one: "128" (every record), "100..4096" (uniform, both ends
+    /// included) or "80%:200,20%:40KiB" (weighted buckets). A size is a whole number with an optional suffix: B, KiB,
+    /// MiB (powers of 1,024), KB or MB (powers of 1,000).
+    /// </summary>
+    /// <exception cref="FormatException">The text is none of these; the message names the part that is wrong.</exception>
+    public static LengthDistribution Parse(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        string trimmed = text.Trim();
+        if (trimmed.Length == 0)
+        {
+            throw new FormatException("A length is empty: give a size (128), a range (100..4096) or buckets (80%:200,20%:40KiB).");
+        }
+
+        if (trimmed.Contains(':', StringComparison.Ordinal) || trimmed.Contains('%', StringComparison.Ordinal))
+        {
+            var buckets = new List<LengthBucket>();
+            foreach (string part in trimmed.Split(',', StringSplitOptions.TrimEntries))
+            {
+                string[] pair = part.Split(':', 2, StringSplitOptions.TrimEntries);
+                if (pair.Length != 2 || !pair[0].EndsWith('%')
+                    || !double.TryParse(pair[0][..^1], NumberStyles.Float, CultureInfo.InvariantCulture, out double share)
+                    || !double.IsFinite(share) || share < 0)
+                {
+                    throw new FormatException($"'{part}' is not a bucket: write share%:size, e.g. 80%:200.");
+                }
+
+                buckets.Add(new LengthBucket(share, ParseSize(pair[1])));
+            }
+
+            if (buckets.Sum(bucket => bucket.Share) <= 0)
+            {
+                throw new FormatException($"'{trimmed}' has no bucket with a share above 0%.");
+            }
+
+            return Weighted(buckets);
+        }
+
+        int dots = trimmed.IndexOf("..", StringComparison.Ordinal);
+        if (dots >= 0)
+        {
+            int min = ParseSize(trimmed[..dots]);
+            int max = ParseSize(trimmed[(dots + 2)..]);
+            if (max < min)
+            {
+                throw new FormatException($"'{trimmed}' ends below its start: write the shorter length first.");
+            }
+
+            return Range(min, max);
+        }
+
+        return Fixed(ParseSize(trimmed));
+    }
+
+    /// <summary>"512", "512B", "4KiB", "1 MiB", "40KB": a size in bytes, at most <see cref="int.MaxValue"/>.</summary>
+    /// <exception cref="FormatException">The text is no size.</exception>
+    public static int ParseSize(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        string trimmed = text.Trim();
+        int digits = 0;
+        while (digits < trimmed.Length && char.IsAsciiDigit(trimmed[digits]))
+        {
+            digits++;
+        }
+
+        long multiplier = trimmed[digits..].Trim().ToUpperInvariant() switch
+        {
+            "" or "B" => 1,
+            "KIB" => 1L << 10,
+            "MIB" => 1L << 20,
+            "KB" => 1_000,
+            "MB" => 1_000_000,
+            _ => 0,
+        };
+        if (digits == 0 || multiplier == 0 || !long.TryParse(trimmed[..digits], NumberStyles.None, CultureInfo.InvariantCulture, out long number))
+        {
+            throw new FormatException($"'{trimmed}' is not a size: write a whole number of bytes, optionally with B, KiB, MiB, KB or MB.");
+        }
+
+        if (number > int.MaxValue / multiplier)
+        {
+            throw new FormatException($"'{trimmed}' is longer than the {int.MaxValue:N0} bytes a record can hold.");
+        }
+
+        return (int)(number * multiplier);
+    }
+
     /// <summary>The length of the record whose (seed, index) hash is <paramref name="hash"/>.</summary>
     public int LengthOf(ulong hash)
     {

@@ -5,14 +5,25 @@ using KvBench.Core;
 namespace KvBench.Evaluation.Workload;
 
 /// <summary>
-/// A fixed-seed set of records: record <c>i</c>'s key and value are computed from (seed, i) alone, so a loader and a
-/// verifier in another process, or another run, agree on every byte without sharing state.
-/// Keys are <see cref="KeyBytes"/> long, unique for every index, and spread over the key space in no useful order.
+/// A fixed-seed set of records: record <c>i</c>'s key and value, and their lengths, are computed from (seed, i) alone,
+/// so a loader and a verifier in another process, or another run, agree on every byte without sharing state. Keys are
+/// unique for every index and can be turned back into it (<see cref="TryIndexOf"/>), so a scanned entry can be checked.
 /// </summary>
+/// <remarks>
+/// Key layouts. Random (<see cref="KeyShape.Random"/>): byte 0 is a check byte, bytes 1 to 8 the index through a
+/// bijection (big-endian), the rest filler from the key's stream; keys are spread over the key space in no useful order.
+/// Prefixed with P prefixes: <see cref="Prefix"/> of group <c>i mod P</c> ("p" and the group in decimal, zero-padded
+/// to the width of P - 1, then "/": "p07/" of 64 prefixes), then the index as 8 bytes big-endian, so the keys under one
+/// prefix are ordered by index, then filler. Values: a stream of 8-byte words from (seed, i), the first carrying the
+/// version (see <see cref="ValueVersion"/>).
+/// </remarks>
 public sealed class RecordSet
 {
     /// <summary>The seed KvBench uses when none is given, so every run measures the same bytes.</summary>
     public const ulong DefaultSeed = 20_241_122;
+
+    /// <summary>The shortest random key: a check byte and the 8 bytes that carry the index.</summary>
+    public const int MinRandomKeyBytes = 9;
 
     /// <summary>The golden-ratio step between the states of a value's 8-byte words.</summary>
     private const ulong StreamStep = 0x9E3779B97F4A7C15;
@@ -20,54 +31,171 @@ public sealed class RecordSet
     private const ulong MixMultiplier1 = 0xBF58476D1CE4E5B9;
     private const ulong MixMultiplier2 = 0x94D049BB133111EB;
 
+    /// <summary>Salts that keep a record's key length, value length and bytes independent draws.</summary>
+    private const ulong KeyLengthSalt = 0x2545F4914F6CDD1D;
+    private const ulong ValueLengthSalt = 0x6A09E667F3BCC909;
+
     private static readonly ulong s_inverseMix1 = MultiplicativeInverse(MixMultiplier1);
     private static readonly ulong s_inverseMix2 = MultiplicativeInverse(MixMultiplier2);
 
-    /// <summary>Creates a record set.</summary>
-    /// <param name="valueBytes">The length of every value.</param>
+    private readonly ulong _mixedSeed;
+    private readonly int _prefixDigits;
+
+    /// <summary>Creates a record set with one key and one value length.</summary>
+    /// <param name="valueBytes">The length of every value. Values shorter than <see cref="ValueVersion.MaxStampBytes"/> are allowed here (a probe may want them), but their versions repeat; the distribution constructor refuses them.</param>
     /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
     /// <param name="keyBytes">The length of every key, at least 9: 8 bytes carry the index through a bijection, so keys never collide.</param>
-    public RecordSet(int valueBytes, ulong seed = DefaultSeed, int keyBytes = 9)
+    public RecordSet(int valueBytes, ulong seed = DefaultSeed, int keyBytes = MinRandomKeyBytes)
+        : this(LengthDistribution.Fixed(keyBytes), KeyShape.Random, LengthDistribution.Fixed(valueBytes), seed, checkValueStamp: false)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(valueBytes);
-        ArgumentOutOfRangeException.ThrowIfLessThan(keyBytes, 9);
-        ValueBytes = valueBytes;
-        KeyBytes = keyBytes;
-        Seed = seed;
     }
 
+    /// <summary>Creates a record set whose key and value lengths vary from record to record.</summary>
+    /// <param name="keyBytes">Each key's length; at least <see cref="MinKeyBytes(KeyShape)"/> for <paramref name="keyShape"/>.</param>
+    /// <param name="keyShape">How keys look: random, or under one of a number of prefixes.</param>
+    /// <param name="valueBytes">
+    /// Each value's length; at least <see cref="ValueVersion.MaxStampBytes"/>, so every version a writer makes changes the
+    /// value's bytes and no two versions are the same.
+    /// </param>
+    /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
+    /// <exception cref="ArgumentException">A key or value length is below the minimum; the message names it.</exception>
+    public RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong seed = DefaultSeed)
+        : this(keyBytes, keyShape, valueBytes, seed, checkValueStamp: true)
+    {
+    }
+
+    private RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong seed, bool checkValueStamp)
+    {
+        ArgumentNullException.ThrowIfNull(keyBytes);
+        ArgumentNullException.ThrowIfNull(keyShape);
+        ArgumentNullException.ThrowIfNull(valueBytes);
+        if (keyShape.Prefixes < 0)
+        {
+            throw new ArgumentException($"A key shape needs 0 (random) or more prefixes, not {keyShape.Prefixes}.", nameof(keyShape));
+        }
+
+        int minKey = MinKeyBytes(keyShape);
+        if (keyBytes.Min < minKey)
+        {
+            throw new ArgumentException(
+                keyShape.IsPrefixed
+                    ? $"Keys under {keyShape.Prefixes:N0} prefixes need at least {minKey} bytes (a {minKey - 8}-byte prefix and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}."
+                    : $"Random keys need at least {minKey} bytes (a check byte and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}.",
+                nameof(keyBytes));
+        }
+
+        if (checkValueStamp && valueBytes.Min < ValueVersion.MaxStampBytes)
+        {
+            throw new ArgumentException($"Values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that changes their bytes on every write and never repeats; {valueBytes} asks for {valueBytes.Min}.", nameof(valueBytes));
+        }
+
+        KeyLengths = keyBytes;
+        Shape = keyShape;
+        ValueLengths = valueBytes;
+        Seed = seed;
+        _mixedSeed = Mix(seed);
+        _prefixDigits = keyShape.IsPrefixed ? PrefixDigits(keyShape.Prefixes) : 0;
+    }
+
+    /// <summary>The shortest key <paramref name="keyShape"/> allows: 9 for random keys, the prefix and 8 bytes for prefixed ones.</summary>
+    public static int MinKeyBytes(KeyShape keyShape)
+    {
+        ArgumentNullException.ThrowIfNull(keyShape);
+        return keyShape.IsPrefixed ? PrefixDigits(keyShape.Prefixes) + 2 + sizeof(ulong) : MinRandomKeyBytes;
+    }
+
+    /// <summary>Each key's length.</summary>
+    public LengthDistribution KeyLengths { get; }
+
+    /// <summary>How keys look.</summary>
+    public KeyShape Shape { get; }
+
+    /// <summary>Each value's length.</summary>
+    public LengthDistribution ValueLengths { get; }
+
     /// <summary>The length of every key.</summary>
-    public int KeyBytes { get; }
+    /// <exception cref="InvalidOperationException">Key lengths vary: use <see cref="KeyLength"/> and <see cref="MaxKeyBytes"/>.</exception>
+    public int KeyBytes => KeyLengths.IsFixed ? KeyLengths.Min : throw new InvalidOperationException($"Key lengths vary ({KeyLengths}): ask KeyLength(index) or MaxKeyBytes.");
 
     /// <summary>The length of every value.</summary>
-    public int ValueBytes { get; }
+    /// <exception cref="InvalidOperationException">Value lengths vary: use <see cref="ValueLength"/> and <see cref="MaxValueBytes"/>.</exception>
+    public int ValueBytes => ValueLengths.IsFixed ? ValueLengths.Min : throw new InvalidOperationException($"Value lengths vary ({ValueLengths}): ask ValueLength(index) or MaxValueBytes.");
+
+    /// <summary>The longest key: a buffer this long holds any record's key.</summary>
+    public int MaxKeyBytes => KeyLengths.Max;
+
+    /// <summary>The longest value: a buffer this long holds any record's value.</summary>
+    public int MaxValueBytes => ValueLengths.Max;
 
     /// <summary>The seed.</summary>
     public ulong Seed { get; }
 
-    /// <summary>Writes record <paramref name="index"/>'s key into <paramref name="destination"/> (<see cref="KeyBytes"/> long).</summary>
-    public void WriteKey(long index, Span<byte> destination)
-    {
-        // Mixing the seed before adding the index keeps each seed's keys a bijection of the index while no simple
-        // relation (such as index ^ seed) makes two seeds share keys.
-        ulong mixed = Mix((ulong)index + Mix(Seed));
-        destination[0] = (byte)Mix(mixed);
-        BinaryPrimitives.WriteUInt64BigEndian(destination[1..], mixed);
-        FillStream(Mix(mixed + 1), destination[9..KeyBytes]);
-    }
+    /// <summary>Record <paramref name="index"/>'s key length, from (seed, index) alone.</summary>
+    public int KeyLength(long index) => KeyLengths.IsFixed ? KeyLengths.Min : KeyLengths.LengthOf(Mix(RecordHash(index) ^ KeyLengthSalt));
 
-    /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> (<see cref="ValueBytes"/> long).</summary>
-    public void WriteValue(long index, Span<byte> destination) => FillStream(ValueStreamState(index), destination[..ValueBytes]);
+    /// <summary>Record <paramref name="index"/>'s value length, from (seed, index) alone.</summary>
+    public int ValueLength(long index) => ValueLengths.IsFixed ? ValueLengths.Min : ValueLengths.LengthOf(Mix(RecordHash(index) ^ ValueLengthSalt));
 
     /// <summary>
-    /// Writes version <paramref name="version"/> of record <paramref name="index"/>'s value: version 0 is
-    /// <see cref="WriteValue(long, Span{byte})"/>'s value, and every other version differs from it and from each other
-    /// (see <see cref="ValueVersion"/>), so a write of a new version always changes the bytes the key holds.
+    /// The prefix every key of group <paramref name="group"/> starts with (record <c>i</c> is in group <c>i mod P</c>),
+    /// for a prefix scan of one group.
     /// </summary>
-    public void WriteValue(long index, ulong version, Span<byte> destination)
+    /// <exception cref="InvalidOperationException">The keys are random, with no prefix.</exception>
+    public byte[] Prefix(int group)
     {
-        WriteValue(index, destination);
-        ValueVersion.Change(destination[..ValueBytes], 0, version);
+        if (!Shape.IsPrefixed)
+        {
+            throw new InvalidOperationException("Random keys have no prefix: make the record set with a prefixed key shape.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(group);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(group, Shape.Prefixes);
+        byte[] prefix = new byte[_prefixDigits + 2];
+        WritePrefix(group, prefix);
+        return prefix;
+    }
+
+    /// <summary>Writes record <paramref name="index"/>'s key into <paramref name="destination"/> and returns its length (<see cref="KeyLength"/>).</summary>
+    public int WriteKey(long index, Span<byte> destination)
+    {
+        int length = KeyLength(index);
+        Span<byte> key = destination[..length];
+        if (Shape.IsPrefixed)
+        {
+            int prefix = _prefixDigits + 2;
+            WritePrefix((int)(index % Shape.Prefixes), key);
+            BinaryPrimitives.WriteInt64BigEndian(key[prefix..], index);
+            FillStream(Mix(RecordHash(index) ^ KeyLengthSalt ^ ValueLengthSalt), key[(prefix + 8)..]);
+            return length;
+        }
+
+        // Mixing the seed before adding the index keeps each seed's keys a bijection of the index while no simple
+        // relation (such as index ^ seed) makes two seeds share keys.
+        ulong mixed = RecordHash(index);
+        key[0] = (byte)Mix(mixed);
+        BinaryPrimitives.WriteUInt64BigEndian(key[1..], mixed);
+        FillStream(Mix(mixed + 1), key[9..]);
+        return length;
+    }
+
+    /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> and returns its length (<see cref="ValueLength"/>).</summary>
+    public int WriteValue(long index, Span<byte> destination)
+    {
+        int length = ValueLength(index);
+        FillStream(ValueStreamState(index), destination[..length]);
+        return length;
+    }
+
+    /// <summary>
+    /// Writes version <paramref name="version"/> of record <paramref name="index"/>'s value and returns its length:
+    /// version 0 is <see cref="WriteValue(long, Span{byte})"/>'s value, and every other version differs from it and from
+    /// each other (see <see cref="ValueVersion"/>), so a write of a new version always changes the bytes the key holds.
+    /// </summary>
+    public int WriteValue(long index, ulong version, Span<byte> destination)
+    {
+        int length = WriteValue(index, destination);
+        ValueVersion.Change(destination[..length], 0, version);
+        return length;
     }
 
     /// <summary>
@@ -76,20 +204,20 @@ public sealed class RecordSet
     /// </summary>
     public ulong? VersionOf(long index, ReadOnlySpan<byte> value)
     {
-        if (value.Length != ValueBytes)
+        if (value.Length != ValueLength(index))
         {
             return null;
         }
 
         byte[] expected = Value(index);
-        int stamp = ValueVersion.StampBytes(ValueBytes);
+        int stamp = ValueVersion.StampBytes(expected.Length);
         return value[stamp..].SequenceEqual(expected.AsSpan(stamp)) ? ValueVersion.Between(expected, value) : null;
     }
 
     /// <summary>Record <paramref name="index"/>'s key as a new array.</summary>
     public byte[] Key(long index)
     {
-        byte[] key = new byte[KeyBytes];
+        byte[] key = new byte[KeyLength(index)];
         WriteKey(index, key);
         return key;
     }
@@ -97,7 +225,7 @@ public sealed class RecordSet
     /// <summary>Record <paramref name="index"/>'s value as a new array.</summary>
     public byte[] Value(long index)
     {
-        byte[] value = new byte[ValueBytes];
+        byte[] value = new byte[ValueLength(index)];
         WriteValue(index, value);
         return value;
     }
@@ -107,7 +235,7 @@ public sealed class RecordSet
     {
         for (long i = start; i < start + count; i++)
         {
-            byte[] value = new byte[ValueBytes];
+            byte[] value = new byte[ValueLength(i)];
             WriteValue(i, version, value);
             yield return new(Key(i), value);
         }
@@ -127,14 +255,14 @@ public sealed class RecordSet
         ArgumentOutOfRangeException.ThrowIfNegative(start);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batchSize);
-        byte[] value = new byte[ValueBytes];
+        byte[] value = new byte[MaxValueBytes];
         for (long first = start; first < start + count; first += batchSize)
         {
             long size = Math.Min(batchSize, start + count - first);
             if (size == 1)
             {
-                WriteValue(first, version, value);
-                store.Put(Key(first), value);
+                int length = WriteValue(first, version, value);
+                store.Put(Key(first), value.AsSpan(0, length));
             }
             else
             {
@@ -187,13 +315,13 @@ public sealed class RecordSet
         long missing = 0;
         long wrong = 0;
         long firstBad = -1;
-        byte[] expected = new byte[ValueBytes];
+        byte[] expected = new byte[MaxValueBytes];
         foreach (long index in indexes)
         {
             checkedCount++;
             byte[]? actual = read(Key(index));
-            WriteValue(index, versionOf(index), expected);
-            bool ok = actual is not null && actual.AsSpan().SequenceEqual(expected);
+            int length = WriteValue(index, versionOf(index), expected);
+            bool ok = actual is not null && actual.AsSpan().SequenceEqual(expected.AsSpan(0, length));
             if (!ok)
             {
                 _ = actual is null ? missing++ : wrong++;
@@ -211,21 +339,53 @@ public sealed class RecordSet
     public bool TryIndexOf(ReadOnlySpan<byte> key, out long index)
     {
         index = -1;
-        if (key.Length != KeyBytes)
+        if (key.Length < KeyLengths.Min || key.Length > KeyLengths.Max)
         {
             return false;
         }
 
-        ulong mixed = BinaryPrimitives.ReadUInt64BigEndian(key[1..]);
-        long candidate = (long)(Unmix(mixed) - Mix(Seed));
-        if (candidate < 0 || key[0] != (byte)Mix(mixed))
+        long candidate;
+        if (Shape.IsPrefixed)
+        {
+            int prefix = _prefixDigits + 2;
+            candidate = BinaryPrimitives.ReadInt64BigEndian(key[prefix..]);
+            if (candidate < 0)
+            {
+                return false;
+            }
+
+            Span<byte> expectedPrefix = stackalloc byte[prefix];
+            WritePrefix((int)(candidate % Shape.Prefixes), expectedPrefix);
+            if (!key[..prefix].SequenceEqual(expectedPrefix))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            ulong mixed = BinaryPrimitives.ReadUInt64BigEndian(key[1..]);
+            candidate = (long)(Unmix(mixed) - _mixedSeed);
+            if (candidate < 0 || key[0] != (byte)Mix(mixed))
+            {
+                return false;
+            }
+        }
+
+        if (key.Length != KeyLength(candidate))
         {
             return false;
         }
 
-        Span<byte> expected = stackalloc byte[KeyBytes];
+        byte[]? rented = key.Length > 256 ? System.Buffers.ArrayPool<byte>.Shared.Rent(key.Length) : null;
+        Span<byte> expected = rented is null ? stackalloc byte[key.Length] : rented.AsSpan(0, key.Length);
         WriteKey(candidate, expected);
-        if (!key.SequenceEqual(expected))
+        bool same = key.SequenceEqual(expected);
+        if (rented is not null)
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(rented);
+        }
+
+        if (!same)
         {
             return false;
         }
@@ -236,33 +396,46 @@ public sealed class RecordSet
 
     /// <summary>
     /// Whether <paramref name="value"/> is some version of record <paramref name="index"/>'s value, checked in constant
-    /// time for a reader on a measured path: the length, the 8 bytes after the version stamp and the last 8 bytes, each
-    /// computed from (seed, index) alone (a value of another record, or a torn write, fails); the version is read from the
-    /// stamp. <see cref="VersionOf"/> compares every byte.
+    /// time for a reader on a measured path: the length (the record's own), the 8 bytes after the version stamp, the last
+    /// whole 8 bytes and any shorter tail after them, each computed from (seed, index) alone (a value of another record, or
+    /// a torn write, fails); the version is read from the stamp. A value shorter than 16 bytes is compared byte for byte,
+    /// as <see cref="VersionOf"/> compares every byte.
     /// </summary>
     public bool TryReadVersion(long index, ReadOnlySpan<byte> value, out ulong version)
     {
         version = 0;
-        if (value.Length != ValueBytes)
+        int length = ValueLength(index);
+        if (value.Length != length)
         {
             return false;
         }
 
-        ulong state = ValueStreamState(index);
-        int words = ValueBytes / 8;
-        if (ValueBytes < 24 || ValueBytes % 8 != 0)
+        if (length < 16)
         {
-            // Too short or ragged for the word checks: compare every byte.
+            // Too short for the word checks: compare every byte.
             ulong? full = VersionOf(index, value);
             version = full ?? 0;
             return full is not null;
         }
 
         // Word k of the stream is Mix(state + (k + 1) * step); the stamp is word 0. The sums wrap modulo 2^64 by design.
+        ulong state = ValueStreamState(index);
+        int words = length / 8;
         if (BinaryPrimitives.ReadUInt64LittleEndian(value[8..]) != Mix(unchecked(state + StreamStep + StreamStep))
-            || BinaryPrimitives.ReadUInt64LittleEndian(value[^8..]) != Mix(unchecked(state + ((ulong)words * StreamStep))))
+            || BinaryPrimitives.ReadUInt64LittleEndian(value[((words - 1) * 8)..]) != Mix(unchecked(state + ((ulong)words * StreamStep))))
         {
             return false;
+        }
+
+        int tail = length % 8;
+        if (tail > 0)
+        {
+            Span<byte> last = stackalloc byte[8];
+            BinaryPrimitives.WriteUInt64LittleEndian(last, Mix(unchecked(state + ((ulong)(words + 1) * StreamStep))));
+            if (!value[^tail..].SequenceEqual(last[..tail]))
+            {
+                return false;
+            }
         }
 
         version = BinaryPrimitives.ReadUInt64LittleEndian(value) ^ Mix(unchecked(state + StreamStep));
@@ -299,7 +472,26 @@ public sealed class RecordSet
         return inverse;
     }
 
-    private ulong ValueStreamState(long index) => Mix(Mix((ulong)index + Mix(Seed)) ^ 0x5851F42D4C957F2D);
+    /// <summary>The fewest decimal digits that write every group below <paramref name="prefixes"/>.</summary>
+    private static int PrefixDigits(int prefixes) => Math.Max(1, (prefixes - 1).ToString(System.Globalization.CultureInfo.InvariantCulture).Length);
+
+    /// <summary>Writes "p", the group zero-padded to the prefix's digits, and "/".</summary>
+    private void WritePrefix(int group, Span<byte> destination)
+    {
+        destination[0] = (byte)'p';
+        for (int i = _prefixDigits; i >= 1; i--)
+        {
+            destination[i] = (byte)('0' + (group % 10));
+            group /= 10;
+        }
+
+        destination[_prefixDigits + 1] = (byte)'/';
+    }
+
+    /// <summary>A bijection of the index under this seed: the random key's body, and the root of every other draw of the record.</summary>
+    private ulong RecordHash(long index) => Mix(unchecked((ulong)index + _mixedSeed));
+
+    private ulong ValueStreamState(long index) => Mix(RecordHash(index) ^ 0x5851F42D4C957F2D);
 
     private static void FillStream(ulong state, Span<byte> destination)
     {

@@ -19,7 +19,8 @@ internal sealed class VersionTable
     /// <summary>The latest version issued for record <paramref name="index"/> (0: only the loaded or inserted value).</summary>
     public ulong Latest(long index) => (ulong)Volatile.Read(ref Slot(index));
 
-    private ref long Slot(long index)
+    /// <summary>Record <paramref name="index"/>'s slot, for a caller that keeps a count or a state of its own in the table.</summary>
+    public ref long Slot(long index)
     {
         long chunk = index >> ChunkBits;
         long[]?[] chunks = Volatile.Read(ref _chunks);

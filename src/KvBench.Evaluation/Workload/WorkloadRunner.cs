@@ -12,6 +12,14 @@ namespace KvBench.Evaluation.Workload;
 /// <see cref="RecordSet.TryReadVersion"/>), and a record that must exist must be found.
 /// </summary>
 /// <remarks>
+/// Deletes and existence checks. A delete is counted against its record before the call starts, so a read or
+/// existence check that finds nothing is wrong only for a record no operation has deleted; a later write puts the
+/// record back. Beside that loose check, each record keeps the outcome of its last write or delete that ran alone
+/// (no other write or delete of it in flight): a read or existence check that overlapped no write or delete of its
+/// record must see exactly that outcome, so a store that loses a delete, or returns an older version than the one
+/// acknowledged, fails the run.
+/// </remarks>
+/// <remarks>
 /// Each operation is timed with two <see cref="Stopwatch.GetTimestamp"/> calls around the store call alone: the value a
 /// write puts is made before the clock starts and a read is checked after it stops (a read-modify-write makes its new
 /// value between its read and its write, inside its time). Every write puts a new version, so it changes the bytes its
@@ -35,7 +43,7 @@ public static class WorkloadRunner
     public static void Load(IKeyValueStore store, WorkloadSpec workload, IProgress<long>? progress = null)
     {
         ArgumentNullException.ThrowIfNull(workload);
-        new RecordSet(workload.ValueBytes).Load(store, workload.RecordCount, batchSize: 1000, progress);
+        workload.Records().Load(store, workload.RecordCount, batchSize: 1000, progress);
     }
 
     /// <summary>Runs <paramref name="workload"/> on <paramref name="store"/>, which holds its records (see <see cref="Load"/>).</summary>
@@ -57,6 +65,11 @@ public static class WorkloadRunner
         if (acknowledgedWrites is not null && workload.RecordCount < settings.Threads)
         {
             throw new ArgumentException($"Logging acknowledged writes gives each thread records of its own: {workload.RecordCount} records cannot serve {settings.Threads} threads.", nameof(acknowledgedWrites));
+        }
+
+        if (acknowledgedWrites is not null && workload.Mix.Delete > 0)
+        {
+            throw new ArgumentException("The log of acknowledged writes names the version each record holds; a run that deletes records cannot keep it.", nameof(acknowledgedWrites));
         }
 
         var shared = new SharedState(workload, settings, acknowledgedWrites is not null);
@@ -146,7 +159,7 @@ public static class WorkloadRunner
             Workload = workload;
             Settings = settings;
             LogsWrites = logsWrites;
-            Records = new RecordSet(workload.ValueBytes);
+            Records = workload.Records();
             _insertsDone = new long[settings.Threads];
 
             // Versions written by this run start above every version an earlier run on the same store wrote (the clock's
@@ -173,6 +186,56 @@ public static class WorkloadRunner
         public RecordSet Records { get; }
 
         public VersionTable Versions { get; } = new();
+
+        /// <summary>Each record's count of deletes, counted before the call starts.</summary>
+        public VersionTable Deletes { get; } = new();
+
+        /// <summary>Each record's count of writes and deletes started.</summary>
+        public VersionTable Starts { get; } = new();
+
+        /// <summary>Each record's writes and deletes in flight.</summary>
+        public VersionTable Pending { get; } = new();
+
+        /// <summary>Each record's outcome of its last write or delete that ran alone: <see cref="Unknown"/>, <see cref="Deleted"/>, or a version + 2.</summary>
+        public VersionTable Settled { get; } = new();
+
+        public const long Unknown = 0;
+
+        public const long Deleted = 1;
+
+        /// <summary>Whether record <paramref name="index"/> has been deleted at some point of this run, so a miss is no wrong read.</summary>
+        public bool WasDeleted(long index) => Deletes.Latest(index) > 0;
+
+        /// <summary>Marks a write or delete of record <paramref name="index"/> as started; whether it started alone, and the ticket <see cref="EndWrite"/> takes.</summary>
+        public (long Ticket, bool Alone) BeginWrite(long index)
+        {
+            long ticket = Interlocked.Increment(ref Starts.Slot(index));
+            bool alone = Interlocked.Increment(ref Pending.Slot(index)) == 1;
+            return (ticket, alone);
+        }
+
+        /// <summary>
+        /// Marks the write or delete as done, with <paramref name="outcome"/> (<see cref="Unknown"/> when it failed): the
+        /// record's settled outcome when no other write or delete of it ran meanwhile, else unknown until one runs alone.
+        /// </summary>
+        public void EndWrite(long index, (long Ticket, bool Alone) begun, long outcome)
+        {
+            bool alone = begun.Alone && Volatile.Read(ref Starts.Slot(index)) == begun.Ticket;
+            Volatile.Write(ref Settled.Slot(index), alone ? outcome : Unknown);
+            Interlocked.Decrement(ref Pending.Slot(index));
+        }
+
+        /// <summary>What a reader of record <paramref name="index"/> sees before its call: the starts so far, and the settled outcome when nothing is in flight.</summary>
+        public (long Starts, long Outcome) Observe(long index)
+        {
+            long starts = Volatile.Read(ref Starts.Slot(index));
+            bool idle = Volatile.Read(ref Pending.Slot(index)) == 0;
+            return (starts, idle ? Volatile.Read(ref Settled.Slot(index)) : Unknown);
+        }
+
+        /// <summary>The outcome a read that began at <paramref name="observed"/> must see exactly, or <see cref="Unknown"/> when a write or delete overlapped it.</summary>
+        public long ExactOutcome(long index, (long Starts, long Outcome) observed) =>
+            observed.Outcome != Unknown && Volatile.Read(ref Starts.Slot(index)) == observed.Starts ? observed.Outcome : Unknown;
 
         /// <summary>This run's first version; every version it writes is this plus the key's count of writes.</summary>
         public ulong VersionBase { get; }
@@ -229,6 +292,7 @@ public static class WorkloadRunner
         private readonly byte[] _key;
         private readonly byte[] _value;
         private readonly ArrayBufferWriter<byte> _read;
+        private int _keyLength;
         private long _inserts;
 
         public Worker(IKeyValueStore store, SharedState shared, int thread)
@@ -237,10 +301,10 @@ public static class WorkloadRunner
             _shared = shared;
             Thread = thread;
             _random = new Random(shared.Settings.Seed + thread);
-            _chooser = KeyChooser.Create(shared.Workload.Distribution, shared.Workload.RecordCount, shared.Readable);
-            _key = new byte[shared.Records.KeyBytes];
-            _value = new byte[shared.Records.ValueBytes];
-            _read = new ArrayBufferWriter<byte>(Math.Max(1, shared.Records.ValueBytes));
+            _chooser = KeyChooser.Create(shared.Workload.Distribution, shared.Workload.RecordCount, shared.Readable, shared.Workload.ZipfianConstant);
+            _key = new byte[shared.Records.MaxKeyBytes];
+            _value = new byte[shared.Records.MaxValueBytes];
+            _read = new ArrayBufferWriter<byte>(Math.Max(1, shared.Records.MaxValueBytes));
             Histograms = [.. Enum.GetValues<OperationType>().Select(_ => new LatencyHistogram())];
             Acknowledged = shared.LogsWrites ? [] : null;
         }
@@ -319,59 +383,127 @@ public static class WorkloadRunner
         {
             long index;
             long start;
+            long end;
             switch (type)
             {
                 case OperationType.Read:
                     index = Choose();
+                    (long, long) observed = _shared.Observe(index);
                     start = Stopwatch.GetTimestamp();
-                    bool found = _store.TryGet(_key, _read);
-                    long end = Stopwatch.GetTimestamp();
-                    Check(index, found ? _read.WrittenSpan : default, found);
+                    bool found = _store.TryGet(Key, _read);
+                    end = Stopwatch.GetTimestamp();
+                    Check(index, found ? _read.WrittenSpan : default, found, _shared.ExactOutcome(index, observed));
+                    return end - Begin(start, intendedStart);
+
+                case OperationType.HasKey:
+                    index = Choose();
+                    (long, long) before = _shared.Observe(index);
+                    start = Stopwatch.GetTimestamp();
+                    bool exists = _store.ContainsKey(Key);
+                    end = Stopwatch.GetTimestamp();
+                    CheckExists(index, exists, _shared.ExactOutcome(index, before));
                     return end - Begin(start, intendedStart);
 
                 case OperationType.Update:
                     index = Choose(write: true);
                     ulong version = _shared.NextVersion(index);
-                    _shared.Records.WriteValue(index, version, _value);
-                    start = Stopwatch.GetTimestamp();
-                    _store.Put(_key, _value);
-                    long updated = Stopwatch.GetTimestamp();
+                    int length = _shared.Records.WriteValue(index, version, _value);
+                    end = Put(index, version, length, out start);
                     Acknowledge(index, version);
-                    return updated - Begin(start, intendedStart);
+                    return end - Begin(start, intendedStart);
 
                 case OperationType.Insert:
                     index = _shared.Workload.RecordCount + (_inserts * _shared.Settings.Threads) + Thread;
-                    _shared.Records.WriteKey(index, _key);
-                    _shared.Records.WriteValue(index, _shared.VersionBase, _value);
-                    start = Stopwatch.GetTimestamp();
-                    _store.Put(_key, _value);
-                    long inserted = Stopwatch.GetTimestamp();
+                    _keyLength = _shared.Records.WriteKey(index, _key);
+                    int inserted = _shared.Records.WriteValue(index, _shared.VersionBase, _value);
+                    end = Put(index, _shared.VersionBase, inserted, out start);
                     Acknowledge(index, _shared.VersionBase);
                     _inserts++;
                     _shared.InsertDone(Thread);
-                    return inserted - Begin(start, intendedStart);
+                    return end - Begin(start, intendedStart);
 
                 case OperationType.ReadModifyWrite:
                     index = Choose(write: true);
-                    start = Stopwatch.GetTimestamp();
-                    bool present = _store.TryGet(_key, _read);
+                    (long, bool) begun = _shared.BeginWrite(index);
                     ulong next = _shared.NextVersion(index);
-                    _shared.Records.WriteValue(index, next, _value);
-                    _store.Put(_key, _value);
-                    long written = Stopwatch.GetTimestamp();
-                    Acknowledge(index, next);
-                    Check(index, present ? _read.WrittenSpan : default, present);
-                    return written - Begin(start, intendedStart);
+                    long outcome = SharedState.Unknown;
+                    bool present;
+                    try
+                    {
+                        start = Stopwatch.GetTimestamp();
+                        present = _store.TryGet(Key, _read);
+                        int modified = _shared.Records.WriteValue(index, next, _value);
+                        _store.Put(Key, _value.AsSpan(0, modified));
+                        end = Stopwatch.GetTimestamp();
+                        outcome = (long)next + 2;
+                    }
+                    finally
+                    {
+                        _shared.EndWrite(index, begun, outcome);
+                    }
 
-                default:
+                    Acknowledge(index, next);
+                    Check(index, present ? _read.WrittenSpan : default, present, SharedState.Unknown);
+                    return end - Begin(start, intendedStart);
+
+                case OperationType.Delete:
+                    index = Choose(write: true);
+
+                    // Counted before the call starts: a reader that misses the record while the delete is in flight must know it may.
+                    _shared.Deletes.Next(index);
+                    (long, bool) deleting = _shared.BeginWrite(index);
+                    long deleted = SharedState.Unknown;
+                    try
+                    {
+                        start = Stopwatch.GetTimestamp();
+                        _store.Delete(Key);
+                        end = Stopwatch.GetTimestamp();
+                        deleted = SharedState.Deleted;
+                    }
+                    finally
+                    {
+                        _shared.EndWrite(index, deleting, deleted);
+                    }
+
+                    return end - Begin(start, intendedStart);
+
+                case OperationType.Scan:
                     index = _chooser.Next(_random);
-                    int length = 1 + _random.Next(_shared.Workload.MaxScanLength);
+                    int scanLength = 1 + _random.Next(_shared.Workload.MaxScanLength);
                     byte[] startKey = _shared.Records.Key(index);
                     start = Stopwatch.GetTimestamp();
-                    List<KeyValuePair<byte[], byte[]>> entries = [.. _store.ScanFrom(startKey, length)];
-                    long scanned = Stopwatch.GetTimestamp();
-                    CheckScan(startKey, length, entries);
-                    return scanned - Begin(start, intendedStart);
+                    List<KeyValuePair<byte[], byte[]>> entries = [.. _store.ScanFrom(startKey, scanLength)];
+                    end = Stopwatch.GetTimestamp();
+                    CheckScan(index, startKey, scanLength, entries);
+                    return end - Begin(start, intendedStart);
+
+                default:
+                    throw new InvalidOperationException($"The runner has no way to run a {type} operation.");
+            }
+        }
+
+        /// <summary>The current record's key, as <see cref="Choose"/> or an insert wrote it.</summary>
+        private ReadOnlySpan<byte> Key => _key.AsSpan(0, _keyLength);
+
+        /// <summary>
+        /// Puts the current key with the first <paramref name="length"/> bytes of the value buffer, which hold version
+        /// <paramref name="version"/> of record <paramref name="index"/>, timed around the call alone; returns its end and gives its start.
+        /// </summary>
+        private long Put(long index, ulong version, int length, out long start)
+        {
+            (long, bool) begun = _shared.BeginWrite(index);
+            long outcome = SharedState.Unknown;
+            try
+            {
+                start = Stopwatch.GetTimestamp();
+                _store.Put(Key, _value.AsSpan(0, length));
+                long end = Stopwatch.GetTimestamp();
+                outcome = (long)version + 2;
+                return end;
+            }
+            finally
+            {
+                _shared.EndWrite(index, begun, outcome);
             }
         }
 
@@ -389,7 +521,7 @@ public static class WorkloadRunner
                 index = owned > index && owned >= threads ? owned - threads : owned;
             }
 
-            _shared.Records.WriteKey(index, _key);
+            _keyLength = _shared.Records.WriteKey(index, _key);
             _read.ResetWrittenCount();
             return index;
         }
@@ -419,36 +551,76 @@ public static class WorkloadRunner
             return (OperationType)(thresholds.Length - 1);
         }
 
-        /// <summary>A read of a record that must exist must find a version some writer produced for it.</summary>
-        private void Check(long index, ReadOnlySpan<byte> value, bool found)
+        /// <summary>
+        /// A read must find a version some writer produced for the record, or nothing when the record has been deleted;
+        /// when no write or delete overlapped it (<paramref name="exact"/> is not <see cref="SharedState.Unknown"/>) it must
+        /// see exactly the outcome of the last one.
+        /// </summary>
+        private void Check(long index, ReadOnlySpan<byte> value, bool found, long exact)
         {
             CheckedReads++;
-            if (!found || !_shared.Records.TryReadVersion(index, value, out ulong version) || !_shared.MayHold(index, version))
+            bool right = found
+                ? _shared.Records.TryReadVersion(index, value, out ulong version) && _shared.MayHold(index, version) && (exact == SharedState.Unknown || exact == (long)version + 2)
+                : exact == SharedState.Deleted || (exact == SharedState.Unknown && _shared.WasDeleted(index));
+            if (!right)
             {
                 WrongReads++;
-                FirstWrongRead ??= DescribeWrongRead(index, value, found);
+                FirstWrongRead ??= DescribeWrongRead(index, value, found, exact);
+            }
+        }
+
+        /// <summary>An existence check must say yes for a record never deleted, and when nothing overlapped it, what the last write or delete left.</summary>
+        private void CheckExists(long index, bool exists, long exact)
+        {
+            CheckedReads++;
+            bool right = exact switch
+            {
+                SharedState.Unknown => exists || _shared.WasDeleted(index),
+                SharedState.Deleted => !exists,
+                _ => exists,
+            };
+            if (!right)
+            {
+                WrongReads++;
+                FirstWrongRead ??= exists
+                    ? $"record {index} was reported present after its delete was acknowledged"
+                    : $"record {index} was reported absent, though {(exact == SharedState.Unknown ? "no operation had deleted it" : "a write had put it back")}";
             }
         }
 
         /// <summary>What a wrong read returned, so a rare one (one in tens of thousands) can be told apart from another kind.</summary>
-        private string DescribeWrongRead(long index, ReadOnlySpan<byte> value, bool found)
+        private string DescribeWrongRead(long index, ReadOnlySpan<byte> value, bool found, long exact)
         {
             if (!found)
             {
-                return $"record {index} was not found";
+                return exact == SharedState.Unknown ? $"record {index} was not found" : $"record {index} was not found after a write of version {exact - 2} was acknowledged";
             }
 
-            return _shared.Records.TryReadVersion(index, value, out ulong version)
-                ? $"record {index} held version {version}, which no writer had issued yet (this run's versions start at {_shared.VersionBase})"
-                : $"record {index} held {value.Length} bytes that are no version of it (first bytes {Convert.ToHexString(value[..Math.Min(16, value.Length)])})";
+            if (!_shared.Records.TryReadVersion(index, value, out ulong version))
+            {
+                return $"record {index} held {value.Length} bytes that are no version of it (first bytes {Convert.ToHexString(value[..Math.Min(16, value.Length)])})";
+            }
+
+            return exact switch
+            {
+                SharedState.Deleted => $"record {index} held version {version} after its delete was acknowledged",
+                SharedState.Unknown => $"record {index} held version {version}, which no writer had issued yet (this run's versions start at {_shared.VersionBase})",
+                _ => $"record {index} held version {version} after version {exact - 2} was acknowledged",
+            };
         }
 
-        /// <summary>A scan returns at most its length of keys, ascending, from its start key (a record, so the first), each record's value right; keys of no record are only ordered.</summary>
-        private void CheckScan(byte[] startKey, int length, List<KeyValuePair<byte[], byte[]>> entries)
+        /// <summary>
+        /// A scan returns at most its length of keys, ascending, from its start key (a record, so the first, unless it has
+        /// been deleted), each record's value right; keys of no record are only ordered.
+        /// </summary>
+        private void CheckScan(long startIndex, byte[] startKey, int length, List<KeyValuePair<byte[], byte[]>> entries)
         {
-            if (entries.Count > length || entries.Count == 0 || !entries[0].Key.AsSpan().SequenceEqual(startKey))
+            bool startsAtItsRecord = entries.Count > 0 && entries[0].Key.AsSpan().SequenceEqual(startKey);
+            bool startsAfterIt = entries.Count == 0 || ByteKeys.Comparer.Compare(entries[0].Key, startKey) > 0;
+            if (entries.Count > length || !(startsAtItsRecord || (startsAfterIt && _shared.WasDeleted(startIndex))))
             {
                 WrongReads++;
+                FirstWrongRead ??= $"a scan of up to {length} from record {startIndex} returned {entries.Count} entries, {(startsAtItsRecord ? "more than asked" : "not starting at its record")}";
             }
 
             byte[] previous = [];
@@ -462,7 +634,7 @@ public static class WorkloadRunner
                 previous = key;
                 if (_shared.Records.TryIndexOf(key, out long index))
                 {
-                    Check(index, value, found: true);
+                    Check(index, value, found: true, SharedState.Unknown);
                 }
             }
         }

@@ -28,6 +28,25 @@ public sealed record SuiteSettings
     /// <summary>The record counts of the scale sweep.</summary>
     public IReadOnlyList<long> ScaleRecords { get; init; } = [10_000, 100_000, 1_000_000];
 
+    /// <summary>Each key's length in every run. Default: <see cref="WorkloadSpec.DefaultKeyBytes"/> bytes.</summary>
+    public LengthDistribution KeyBytes { get; init; } = LengthDistribution.Fixed(WorkloadSpec.DefaultKeyBytes);
+
+    /// <summary>How keys look in every run. Default: random.</summary>
+    public KeyShape KeyShape { get; init; } = KeyShape.Random;
+
+    /// <summary>Each value's length in every run. Default: <see cref="WorkloadSpec.DefaultValueBytes"/> bytes.</summary>
+    public LengthDistribution ValueLength { get; init; } = LengthDistribution.Fixed(WorkloadSpec.DefaultValueBytes);
+
+    /// <summary>The records every row is loaded with, in these settings' key and value shapes.</summary>
+    public RecordSet RecordSet() => new(KeyBytes, KeyShape, ValueLength);
+
+    /// <summary><paramref name="workload"/> in these settings' key and value shapes.</summary>
+    public WorkloadSpec Shaped(WorkloadSpec workload)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        return workload with { KeyBytes = KeyBytes, KeyShape = KeyShape, ValueLength = ValueLength };
+    }
+
     /// <summary>Warm-up of each run.</summary>
     public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(1);
 
@@ -99,7 +118,7 @@ public static class WorkloadSuites
         ArgumentNullException.ThrowIfNull(settings);
         var ycsb = new List<WorkloadResult>();
         var threads = new List<WorkloadResult>();
-        RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) =>
+        RunOnLoadedRows(rows, settings, workDirectory, log, loads, (store, records) =>
         {
             threads.AddRange(SweepRuns(store, records, settings, log));
             ycsb.AddRange(YcsbRuns(store, records, YcsbWorkloads.All, settings, log));
@@ -109,10 +128,17 @@ public static class WorkloadSuites
     }
 
     /// <summary>YCSB A, B, C, F, D, E (YCSB's recommended order: the inserting workloads last) on each row.</summary>
-    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
+    /// <param name="rows">The rows.</param>
+    /// <param name="workloads">The workloads, run in YCSB's order whatever order they come in.</param>
+    /// <param name="settings">Records, shapes, threads and run lengths.</param>
+    /// <param name="workDirectory">Where each row's directory is made and removed.</param>
+    /// <param name="log">Receives a line per run.</param>
+    /// <param name="loads">Receives load progress.</param>
+    /// <param name="options">The options a row is opened with, given its directory (a tier); plain <see cref="StoreOptions"/> when left out.</param>
+    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => YcsbRuns(store, records, workloads, settings, log));
+        return RunOnLoadedRows(rows, settings, workDirectory, log, loads, (store, records) => YcsbRuns(store, records, workloads, settings, log), options);
     }
 
     /// <summary>Each sweep mix at each thread count on each row.</summary>
@@ -125,7 +151,7 @@ public static class WorkloadSuites
     public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return RunOnLoadedRows(rows, settings.Records, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log), options);
+        return RunOnLoadedRows(rows, settings, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log), options);
     }
 
     /// <summary>Each row loaded to each record count in turn: load rate, bytes per record, Get, Put and a 100-record scan.</summary>
@@ -145,7 +171,7 @@ public static class WorkloadSuites
             try
             {
                 using IKeyValueStore store = StoreCatalog.Open(row, options?.Invoke(directory) ?? new StoreOptions { Directory = directory });
-                var records = new RecordSet(WorkloadSpec.DefaultValueBytes);
+                RecordSet records = settings.RecordSet();
                 long loaded = 0;
                 foreach (long target in settings.ScaleRecords)
                 {
@@ -161,9 +187,9 @@ public static class WorkloadSuites
                         target,
                         rate,
                         DirectoryBytes(directory),
-                        Run(store, new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }, oneThread, log),
-                        Run(store, new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }, oneThread, log),
-                        Run(store, new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1), Distribution = KeyDistribution.Uniform, RecordCount = target, MaxScanLength = 100 }, oneThread, log)));
+                        Run(store, settings.Shaped(new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }), oneThread, log),
+                        Run(store, settings.Shaped(new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }), oneThread, log),
+                        Run(store, settings.Shaped(new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1), Distribution = KeyDistribution.Uniform, RecordCount = target, MaxScanLength = 100 }), oneThread, log)));
                 }
             }
             finally
@@ -177,16 +203,16 @@ public static class WorkloadSuites
 
     private static IEnumerable<WorkloadResult> YcsbRuns(IKeyValueStore store, long records, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, Action<string>? log) =>
         workloads.OrderBy(workload => workload.Mix.Insert > 0 ? 1 : 0).Select(workload =>
-            Run(store, workload.WithRecords(records), new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+            Run(store, settings.Shaped(workload).WithRecords(records), new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
 
     private static IEnumerable<WorkloadResult> SweepRuns(IKeyValueStore store, long records, SuiteSettings settings, Action<string>? log) =>
         (from mix in settings.SweepMixes
          from threads in settings.SweepThreads
-         select Run(store, mix.WithRecords(records), new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+         select Run(store, settings.Shaped(mix).WithRecords(records), new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
 
     private static IReadOnlyList<WorkloadResult> RunOnLoadedRows(
         IEnumerable<string> rows,
-        long records,
+        SuiteSettings settings,
         string workDirectory,
         Action<string>? log,
         IProgress<LoadStatus>? loads,
@@ -200,8 +226,9 @@ public static class WorkloadSuites
             try
             {
                 using IKeyValueStore store = StoreCatalog.Open(row, options?.Invoke(directory) ?? new StoreOptions { Directory = directory });
+                long records = settings.Records;
                 log?.Invoke($"{row}: loading {records:N0} records");
-                var recordSet = new RecordSet(WorkloadSpec.DefaultValueBytes);
+                RecordSet recordSet = settings.RecordSet();
                 recordSet.Load(store, records, progress: LoadStatus.Relay(loads, $"{row}: {records:N0} records", 0, records));
                 recordSet.Verify(store, records, sampleSize: 1_000).ThrowIfFailed(row);
                 results.AddRange(runs(store, records));

@@ -83,12 +83,39 @@ public sealed record WorkloadSpec
     /// <summary>The value length of every suite: the point-operation benchmarks' smaller size.</summary>
     public const int DefaultValueBytes = 128;
 
-    /// <summary>The length of every value.</summary>
-    public int ValueBytes { get; init; } = DefaultValueBytes;
+    /// <summary>The key length of every suite: today's keys, a check byte and the 8 bytes that carry the index.</summary>
+    public const int DefaultKeyBytes = RecordSet.MinRandomKeyBytes;
+
+    /// <summary>Each key's length. Default: <see cref="DefaultKeyBytes"/> bytes.</summary>
+    public LengthDistribution KeyBytes { get; init; } = LengthDistribution.Fixed(DefaultKeyBytes);
+
+    /// <summary>How keys look. Default: random.</summary>
+    public KeyShape KeyShape { get; init; } = KeyShape.Random;
+
+    /// <summary>Each value's length. Default: <see cref="DefaultValueBytes"/> bytes.</summary>
+    public LengthDistribution ValueLength { get; init; } = LengthDistribution.Fixed(DefaultValueBytes);
+
+    /// <summary>
+    /// The length of every value: reads <see cref="ValueLength"/> when it is one length, and sets it to one length. A
+    /// shorthand for callers that think in one size; <see cref="ValueLength"/> is the one source of truth.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Read while value lengths vary.</exception>
+    public int ValueBytes
+    {
+        get => ValueLength.IsFixed ? ValueLength.Min : throw new InvalidOperationException($"{Name}'s value lengths vary ({ValueLength}): read ValueLength.");
+        init => ValueLength = LengthDistribution.Fixed(value);
+    }
+
+    /// <summary>The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0 and below 1. Default: YCSB's 0.99.</summary>
+    public double ZipfianConstant { get; init; } = ZipfianGenerator.DefaultTheta;
 
     /// <summary>The longest scan; each scan's length is uniform in 1..this (YCSB's maxscanlength and scanlengthdistribution=uniform).</summary>
     public int MaxScanLength { get; init; } = 100;
 
     /// <summary>The same workload at another record count.</summary>
     public WorkloadSpec WithRecords(long records) => this with { RecordCount = records };
+
+    /// <summary>The records this workload loads and touches: its key lengths and shape and its value lengths, at the default seed.</summary>
+    /// <exception cref="ArgumentException">A key or value length is below what the record set needs; the message names the minimum.</exception>
+    public RecordSet Records() => new(KeyBytes, KeyShape, ValueLength);
 }

@@ -1,0 +1,78 @@
+using System.CommandLine;
+
+using KvBench.Cli;
+using KvBench.Stores;
+
+namespace KvBench.Tests.Cli;
+
+/// <summary><c>run</c>, <c>ycsb</c> and <c>sweep</c> with a team's own key and value lengths and key shape, in process.</summary>
+public sealed class WorkloadKnobTests
+{
+    [Fact]
+    public void Run_takes_lengths_a_key_shape_and_deletes_and_checks_every_read()
+    {
+        using var directory = new TempDirectory();
+
+        (int exitCode, string output, string error) = Invoke(
+            "run", "--store", StoreNames.SqliteWal, "--dir", directory.Path, "--load", "--records", "400", "--threads", "2",
+            "--mix", "read=0.4,update=0.2,delete=0.2,haskey=0.1,scan=0.1", "--distribution", "uniform",
+            "--key-bytes", "16..40", "--key-shape", "prefixed:8", "--value-bytes", "80%:64,20%:2KiB", "--durability", "Synced",
+            "--duration", "0.3", "--warmup", "0.05");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        Assert.Contains("Delete", output, StringComparison.Ordinal);
+        Assert.Contains("HasKey", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Ycsb_takes_lengths_a_key_shape_and_a_durability()
+    {
+        (int exitCode, _, string error) = Invoke(
+            "ycsb", "--stores", StoreNames.Memory, "--workloads", "A,E", "--records", "300", "--threads", "1",
+            "--key-bytes", "20", "--key-shape", "prefixed:4", "--value-bytes", "100..300", "--durability", "Synced",
+            "--duration", "0.2", "--warmup", "0.05");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+    }
+
+    [Theory]
+    [InlineData("run", "--value-bytes", "12Q", "'12Q' is not a size")]
+    [InlineData("run", "--value-bytes", "4", "at least 8 bytes")]
+    [InlineData("run", "--value-bytes", "900..100", "ends below its start")]
+    [InlineData("run", "--key-bytes", "8", "at least 9 bytes")]
+    [InlineData("run", "--key-shape", "hashed", "is not a key shape")]
+    [InlineData("ycsb", "--value-bytes", "50%:100,x", "'x' is not a bucket")]
+    [InlineData("sweep", "--key-bytes", "1GB", "'1GB' is not a size")]
+    public void A_bad_length_or_shape_is_a_usage_error_with_its_reason(string command, string option, string value, string reason)
+    {
+        using var directory = new TempDirectory();
+        string[] arguments = command switch
+        {
+            "run" => ["run", "--store", StoreNames.Memory, "--dir", directory.Path, option, value],
+            "sweep" => ["sweep", "threads", option, value],
+            _ => [command, option, value],
+        };
+
+        (int exitCode, _, string error) = Invoke(arguments);
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Contains(reason, error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_key_too_short_for_its_prefix_is_a_usage_error_naming_the_minimum()
+    {
+        (int exitCode, _, string error) = Invoke("sweep", "scale", "--key-shape", "prefixed:64", "--key-bytes", "11");
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Contains("at least 12 bytes", error, StringComparison.Ordinal);
+    }
+
+    private static (int ExitCode, string Output, string Error) Invoke(params string[] arguments)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        int exitCode = KvBenchCommand.Invoke(arguments, new InvocationConfiguration { Output = output, Error = error });
+        return (exitCode, output.ToString(), error.ToString());
+    }
+}
