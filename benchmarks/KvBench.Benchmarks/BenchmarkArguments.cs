@@ -22,6 +22,33 @@ internal static class BenchmarkArguments
     /// <summary>Only the paired adapter ÷ raw measurement and its goals (with <see cref="RowsSwitch"/>, of those rows): <c>--paired</c>.</summary>
     public const string PairedSwitch = "--paired";
 
+    /// <summary>
+    /// The profile an evaluation decides for, <c>--profile FILE</c>; without it, the desktop profile
+    /// (<see cref="Evaluation.Decision.DecisionProfiles.Default"/>).
+    /// </summary>
+    public const string ProfileSwitch = "--profile";
+
+    /// <summary><paramref name="args"/> without <see cref="ProfileSwitch"/> and its value, and the file it named, or <see langword="null"/>.</summary>
+    /// <exception cref="ArgumentException"><see cref="ProfileSwitch"/> has no value.</exception>
+    public static string[] WithoutProfile(string[] args, out string? profile)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        int at = Array.IndexOf(args, ProfileSwitch);
+        if (at < 0)
+        {
+            profile = null;
+            return args;
+        }
+
+        if (at + 1 == args.Length)
+        {
+            throw new ArgumentException($"{ProfileSwitch} needs a profile file, e.g. {ProfileSwitch} docs/profiles/read-heavy-cache.json.", nameof(args));
+        }
+
+        profile = args[at + 1];
+        return [.. args[..at], .. args[(at + 2)..]];
+    }
+
     /// <summary>KvBench's one argument beside BenchmarkDotNet's: <c>--rows FASTER,Memory</c> keeps the cases of those rows and their variants.</summary>
     public const string RowsSwitch = "--rows";
 

@@ -2,6 +2,7 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Benchmarks;
@@ -59,8 +60,24 @@ internal sealed record EvaluationPlan
     {
         Servers = true,
         Benchmarks = PointJob is { } job ? () => RunSuites(job, servers: true) : Benchmarks,
-        Command = Command == EvaluationCommand ? $"{Command} -- {BenchmarkArguments.ServersSwitch}" : $"{Command} {BenchmarkArguments.ServersSwitch}",
+        Command = CommandWith(BenchmarkArguments.ServersSwitch),
     };
+
+    /// <summary>
+    /// The profile the evaluation decides for after the ADR file, and its file; <see langword="null"/> for the desktop
+    /// profile (<see cref="DecisionProfiles.Default"/>).
+    /// </summary>
+    public (DecisionProfile Profile, string Path)? Profile { get; init; }
+
+    /// <summary>This evaluation deciding for <paramref name="profile"/> (the default one when <see langword="null"/>), its command with <see cref="BenchmarkArguments.ProfileSwitch"/>.</summary>
+    public EvaluationPlan For((DecisionProfile Profile, string Path)? profile) => profile is not { } given ? this : this with
+    {
+        Profile = given,
+        Command = CommandWith($"{BenchmarkArguments.ProfileSwitch} {given.Path}"),
+    };
+
+    /// <summary>The command with <paramref name="arguments"/> after it, behind the <c>--</c> that hands them to the program.</summary>
+    private string CommandWith(string arguments) => Command == EvaluationCommand ? $"{Command} -- {arguments}" : $"{Command} {arguments}";
 
     /// <summary>The cases <paramref name="runBenchmarks"/> runs (BenchmarkDotNet's arguments), with nothing after them but their ratio files.</summary>
     public static EvaluationPlan BenchmarksOnly(Func<IEnumerable<Summary>> runBenchmarks) => new() { Benchmarks = runBenchmarks };

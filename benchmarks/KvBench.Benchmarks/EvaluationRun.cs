@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Reports;
 
 using KvBench.Benchmarks.Paired;
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
@@ -12,7 +13,7 @@ namespace KvBench.Benchmarks;
 /// <summary>
 /// The one orchestrator of a run of the benchmarks' program: BenchmarkDotNet's cases over shared preloaded datasets,
 /// the write check, for an evaluation the paired adapter ÷ raw measurement, the ratio files, for an evaluation the ADR
-/// file (<see cref="AdrGenerator.WriteAsync"/>), then where every table is. The exit code is 0 only when every case
+/// file (<see cref="AdrGenerator.WriteAsync"/>) and the decision record for the plan's profile, then where every table is. The exit code is 0 only when every case
 /// ran, every key held the value a benchmark wrote to it last, every paired worker finished and no ADR section found a
 /// problem (a contradicted capability, a failed workload, a lost record, ...).
 /// </summary>
@@ -63,23 +64,25 @@ internal static class EvaluationRun
             RatioFiles.Write(summary, paired);
         }
 
-        bool claimsHold = plan.Adr is not { } preset || WriteAdr(summaries, preset, plan.Command, plan.Servers);
+        bool claimsHold = plan.Adr is not { } preset || WriteAdr(summaries, preset, plan);
         PrintTables(summaries, started);
         return summaries.All(Succeeded) && claimsHold && lostWrites.Count == 0 && pairedProblems.Count == 0 ? 0 : 1;
     }
 
     /// <summary>Measures every ADR section and writes <see cref="AdrFileName"/> beside the results; whether nothing failed.</summary>
-    private static bool WriteAdr(Summary[] summaries, AdrPreset preset, string command, bool servers)
+    private static bool WriteAdr(Summary[] summaries, AdrPreset preset, EvaluationPlan plan)
     {
         string resultsDirectory = summaries.Select(summary => summary.ResultsDirectoryPath).FirstOrDefault() ?? AdrGenerator.DefaultResultsDirectory;
         Console.WriteLine("// Probing every row's capabilities for the ADR tables...");
         var request = new AdrRequest
         {
             OutputFile = Path.Combine(Path.GetDirectoryName(resultsDirectory)!, AdrFileName),
-            Command = command,
+            Command = plan.Command,
             Preset = preset,
             ResultsDirectory = resultsDirectory,
-            Servers = servers,
+            Servers = plan.Servers,
+            Profile = plan.Profile?.Profile ?? DecisionProfiles.Default(),
+            ProfilePath = plan.Profile?.Path,
         };
         return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
     }

@@ -15,8 +15,11 @@ public static class ProfileWorkloads
             Name = name,
             Mix = workload.Mix,
             Distribution = workload.Popularity,
+            ZipfianConstant = workload.ZipfianConstant,
             RecordCount = workload.Records,
-            ValueBytes = (int)Math.Round(workload.ValueBytes.Mean),
+            KeyBytes = workload.KeyBytes,
+            KeyShape = workload.KeyShape,
+            ValueLength = workload.ValueBytes,
             MaxScanLength = workload.ScanLength,
         };
     }

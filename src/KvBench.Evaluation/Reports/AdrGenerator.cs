@@ -1,3 +1,4 @@
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
@@ -44,7 +45,27 @@ public static class AdrGenerator
             ChartImages charts = await report.WriteAsync(file).ConfigureAwait(false);
             await output.WriteLineAsync($"Wrote {file}").ConfigureAwait(false);
             await output.WriteLineAsync(charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);
-            IReadOnlyList<string> problems = report.Problems();
+            List<string> problems = [.. report.Problems()];
+            if (request.Profile is { } profile)
+            {
+                log?.Invoke($"Deciding for {request.ProfilePath ?? DecisionProfiles.DefaultPath}: {ProfileDescription.Summary(profile)}");
+                DecisionResult decision = await DecisionRun.RunAsync(
+                    new DecisionRequest
+                    {
+                        Profile = profile,
+                        ProfilePath = request.ProfilePath,
+                        OutputFile = request.DecisionFile,
+                        Command = request.Command,
+                        Settings = request.DecisionSettings,
+                        WorkDirectory = Path.Combine(workDirectory, "decision"),
+                        Probed = sections.OfType<CapabilitiesSection>().FirstOrDefault()?.Measurements,
+                    },
+                    cli,
+                    log).ConfigureAwait(false);
+                await output.WriteLineAsync($"Wrote {decision.File}: {decision.Outcome}").ConfigureAwait(false);
+                problems.AddRange(decision.Problems);
+            }
+
             foreach (string problem in problems)
             {
                 await errors.WriteLineAsync(problem).ConfigureAwait(false);

@@ -1,3 +1,4 @@
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Evaluation.Reports;
@@ -28,6 +29,21 @@ public sealed record AdrRequest
 
     /// <summary>Whether the server sections (<see cref="AdrSections.CreateServers"/>) follow the default ones. Default: <see langword="false"/>.</summary>
     public bool Servers { get; init; }
+
+    /// <summary>
+    /// The profile to decide for after the sections, its record written beside the file (<see cref="DecisionFile"/>),
+    /// taking the capability probes the sections made; <see langword="null"/> for no decision. Default: none.
+    /// </summary>
+    public DecisionProfile? Profile { get; init; }
+
+    /// <summary>The profile's file, linked from the record; <see langword="null"/> for the built-in default.</summary>
+    public string? ProfilePath { get; init; }
+
+    /// <summary>How hard the decision measures. Default: <see cref="DecisionSettings"/>' defaults.</summary>
+    public DecisionSettings DecisionSettings { get; init; } = new();
+
+    /// <summary>The decision record's file: <c>kvbench-decision.md</c> beside <see cref="OutputFile"/>.</summary>
+    public string DecisionFile => Path.Combine(Path.GetDirectoryName(Path.GetFullPath(OutputFile))!, "kvbench-decision.md");
 
     /// <summary>The sections asked for, in the file's order, with their settings for <see cref="Preset"/>.</summary>
     /// <exception cref="ArgumentException">A name that no section has.</exception>
