@@ -107,7 +107,7 @@ internal static partial class ProfileUnits
     /// <summary>"99.9%".</summary>
     public static string Share(double share) => (share * 100).ToString("0.###", CultureInfo.InvariantCulture) + "%";
 
-    /// <summary>"512 B", "40 KiB", "1 MB": a whole number of decimal units stays decimal.</summary>
+    /// <summary>"512 B", "40 KiB", "1.5 KB".</summary>
     public static string Size(double bytes)
     {
         if (bytes != Math.Floor(bytes) || bytes > long.MaxValue)
@@ -118,9 +118,10 @@ internal static partial class ProfileUnits
         long whole = (long)bytes;
         foreach ((long factor, string unit) in new[] { (1_000_000_000L, "GB"), (1_000_000L, "MB"), (1_000L, "KB") })
         {
-            if (whole >= factor && whole % factor == 0 && whole % 1024 != 0)
+            // A figure written in decimal units ("1.5 KB") is printed in them; one in binary units keeps those.
+            if (whole >= factor && whole % (factor / 100) == 0 && whole % 1024 != 0)
             {
-                return (whole / factor).ToString("#,0", CultureInfo.InvariantCulture) + " " + unit;
+                return (whole / (double)factor).ToString("#,0.##", CultureInfo.InvariantCulture) + " " + unit;
             }
         }
 
