@@ -340,7 +340,7 @@ public static class ProfileReader
         {
             double bytes = element.ValueKind switch
             {
-                JsonValueKind.Number => element.GetDouble(),
+                JsonValueKind.Number => Finite(element, path, "a number of bytes"),
                 JsonValueKind.String => Quantity(element, path, UnitKind.Size, "a length"),
                 _ => throw WrongType(element, path, "a number of bytes or a size such as \"1 KiB\""),
             };
@@ -370,7 +370,7 @@ public static class ProfileReader
             {
                 if (fields.Optional(name) is { } share)
                 {
-                    shares[type] = share.ValueKind == JsonValueKind.Number && share.GetDouble() < 0
+                    shares[type] = share.ValueKind == JsonValueKind.Number && share.TryGetDouble(out double given) && given < 0
                         ? throw Fail(fields.At(name), $"a negative share ({share.GetRawText()}); a share is 0 or more")
                         : Finite(share, fields.At(name), "a share (a number, 0 or more)");
                 }
@@ -574,7 +574,7 @@ public static class ProfileReader
                 JsonValueKind.String => Quantity(element, at, unit, $"a {quantityName} threshold"),
                 JsonValueKind.Number when unit == UnitKind.Duration =>
                     throw Fail(at, $"a bare number is no duration; give a unit, such as {ProfileUnits.Example(unit)} ({ProfileUnits.UnitsOf(unit)})"),
-                JsonValueKind.Number => element.GetDouble(),
+                JsonValueKind.Number => Finite(element, at, $"{ProfileUnits.Name(unit)} such as {ProfileUnits.Example(unit)}"),
                 _ => throw WrongType(element, at, $"{ProfileUnits.Name(unit)} such as {ProfileUnits.Example(unit)}"),
             };
             if (unit == UnitKind.Share && value is < 0 or > 1)

@@ -84,6 +84,7 @@ internal static partial class ProfileUnits
         Match match = QuantityPattern().Match(text);
         if (!match.Success
             || !double.TryParse(match.Groups["number"].Value, NumberStyles.Float, CultureInfo.InvariantCulture, out double number)
+            || !double.IsFinite(number)
             || !s_units.TryGetValue(match.Groups["unit"].Value, out (UnitKind Kind, double Factor) unit))
         {
             return null;

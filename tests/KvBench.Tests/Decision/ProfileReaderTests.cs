@@ -172,6 +172,8 @@ public sealed class ProfileReaderTests
         { Profile(workload: "\"valueBytes\": \"40 parsecs\""), "$.workload.valueBytes", "cannot read \"40 parsecs\"; give a number and a unit, such as \"512 B\" (B, KB, KiB, MB, MiB, GB, GiB)" },
         { Profile(workload: "\"valueBytes\": \"2 ms\""), "$.workload.valueBytes", "\"2 ms\" is a duration, but a length is a size" },
         { Profile(workload: "\"valueBytes\": \"4 GiB\""), "$.workload.valueBytes", "is too long" },
+        { Profile(workload: "\"valueBytes\": 1e400"), "$.workload.valueBytes", "expected a number of bytes, found the number 1e400" },
+        { Profile(drivers: """{"diskBytesPerRecord": true, "atMost": "1e400 B", "must": true}"""), "$.drivers[0].atMost", "cannot read \"1e400 B\"" },
 
         // The mix.
         { Profile(workload: "\"mix\": {\"get\": 0, \"update\": 0}"), "$.workload.mix", "the shares sum to 0; give at least one operation a share above 0" },
