@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Evaluation.Decision;
 
 namespace KvBench.Cli;
 
@@ -11,7 +12,10 @@ public static class ExitCodes
     /// <summary>A store call failed; the message says why.</summary>
     public const int Error = 1;
 
-    /// <summary>The command line could not be parsed; the message and the command's help are printed.</summary>
+    /// <summary>
+    /// The command line could not be parsed (the message and the command's help are printed), or a decision profile it
+    /// names could not be read (the message names the file, the place in it and the problem).
+    /// </summary>
     public const int Usage = 2;
 
     /// <summary>Another process holds the store in a way that excludes this open.</summary>
@@ -40,7 +44,7 @@ public static class ExitCodes
         Exit codes:
           0  ok
           1  error: a store call failed (the message says why)
-          2  usage: the command line could not be parsed
+          2  usage: the command line could not be parsed, or a profile could not be read (the line names where)
           3  store locked: another process holds the store; nothing was read or written. Stores that allow
              one writer (see `kvbench stores`) can still be read with --access ReadOnly or Secondary.
           4  not found: get or delete found no such key
@@ -60,6 +64,8 @@ public static class ExitCodes
     /// </summary>
     public static int? For(Exception error) => error switch
     {
+        // A profile is input the user wrote, as a command line is: its problems are the user's to fix, not KvBench's.
+        ProfileException => Usage,
         StoreLockedException => StoreLocked,
         StoreUnavailableException => StoreUnavailable,
         StoreNotFoundException => StoreNotFound,
@@ -77,6 +83,12 @@ public static class ExitCodes
     {
         int? code = For(error);
         string message = error.Message.ReplaceLineEndings(" ");
+        if (error is ProfileException { JsonPath.Length: > 0 } profileError)
+        {
+            // The path says where in the file; the file itself is named once, before it.
+            message = $"{profileError.SourceName}: {message}";
+        }
+
         console.WriteLine(code is null ? $"kvbench: {message} ({error.GetType().Name})" : $"kvbench: {message}");
         if (verbose)
         {
