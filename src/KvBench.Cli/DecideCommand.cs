@@ -71,5 +71,9 @@ internal static class DecideCommand
     private static string Regenerate(FileInfo profile, FileInfo output, bool quick, bool all, int? rounds) =>
         $"kvbench decide --profile {Relative(profile.FullName)} --output {Relative(output.FullName)}{(quick ? " --quick" : string.Empty)}{(all ? " --all" : string.Empty)}{(rounds is { } count ? $" --rounds {count}" : string.Empty)}";
 
-    private static string Relative(string path) => Path.GetRelativePath(Environment.CurrentDirectory, path).Replace('\\', '/');
+    /// <summary>The path from the current directory when it lies below it, else the full path.</summary>
+    private static string Relative(string path) =>
+        Path.GetRelativePath(Environment.CurrentDirectory, path) is { } relative && !relative.StartsWith("..", StringComparison.Ordinal) && !Path.IsPathRooted(relative)
+            ? relative.Replace('\\', '/')
+            : path;
 }

@@ -24,6 +24,7 @@ public static class KvBenchCommand
             RecordCommands.Load(),
             RecordCommands.Verify(),
             AdrCommand.Create(),
+            DecideCommand.Create(),
             ProfileCommand.Create(),
             ProbeCommand.Create(),
             WorkloadCommands.Run(),

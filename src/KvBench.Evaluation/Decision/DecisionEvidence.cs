@@ -2,6 +2,7 @@ using System.Globalization;
 
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Decision;
@@ -83,7 +84,7 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         ArgumentNullException.ThrowIfNull(driver);
         if (option.OutBefore is { } outBefore && !IsMeasuredYet(option, driver))
         {
-            return Figure.Missing($"not measured, already out on {outBefore}", Anchor(PhaseOf(driver)));
+            return Figure.Missing($"already out on {outBefore}", Anchor(PhaseOf(driver))) with { Skipped = true };
         }
 
         return driver.Quantity switch
@@ -205,6 +206,12 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         return double.IsNaN(kept) ? Figure.Missing("no write was acknowledged before the kill", CrashAnchor) : new Figure(kept, kept, kept, crash.Rounds, CrashAnchor);
     }
 
+    /// <summary>The largest size stored; one that reached the search's limit is a floor of what the store takes.</summary>
+    private static Figure Size(SizeMeasurement size) => Figure.Once(size.LargestAcceptedBytes, CapabilityAnchor) with
+    {
+        LimitedBy = size.ReachedSearchLimit ? $"the search stopped at {Reports.Sections.CapabilityCells.Bytes(size.SearchLimitBytes)}, which it stored" : null,
+    };
+
     private static Figure Capability(OptionEvidence option, CapabilityCell cell)
     {
         if (option.WorkloadFailure is { } failure && failure.StartsWith("not available", StringComparison.Ordinal))
@@ -214,8 +221,8 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
 
         return cell switch
         {
-            CapabilityCell.KeyBytes => option.Key is { } key ? Figure.Once(key.LargestAcceptedBytes, CapabilityAnchor) : Figure.Missing("not probed", CapabilityAnchor),
-            CapabilityCell.ValueBytes => option.Value is { } value ? Figure.Once(value.LargestAcceptedBytes, CapabilityAnchor) : Figure.Missing("not probed", CapabilityAnchor),
+            CapabilityCell.KeyBytes => option.Key is { } key ? Size(key) : Figure.Missing("not probed", CapabilityAnchor),
+            CapabilityCell.ValueBytes => option.Value is { } value ? Size(value) : Figure.Missing("not probed", CapabilityAnchor),
             CapabilityCell.Growth => option.Growth is { } growth ? Figure.Once(growth.Grew ? 1 : 0, CapabilityAnchor) : Figure.Missing("not probed", CapabilityAnchor),
             CapabilityCell.OrderedScans => option.Scan is { } scan
                 ? scan.Indexed is { } indexed ? Figure.Once(indexed ? 1 : 0, CapabilityAnchor) : new Figure(0.5, 0, 1, scan.Rounds, CapabilityAnchor)

@@ -70,7 +70,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         var partial = new DecisionEvidence(profile, settings, options, floor: null);
         if (cells.Length > 0)
         {
-            foreach (OptionEvidence option in StillIn(options, partial))
+            foreach (OptionEvidence option in StillIn(options, partial).ToList())
             {
                 Step($"{option.Option}: {string.Join(", ", cells)}", option);
                 await ProbeAsync(option.Option, cells, option, probed?.FirstOrDefault(row => row.Name == option.Option)).ConfigureAwait(false);
@@ -80,9 +80,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
         if (NeedsCrash)
         {
-            foreach (OptionEvidence option in StillIn(options, partial))
+            foreach (OptionEvidence option in StillIn(options, partial).ToList())
             {
-                Step($"{option.Option}: {settings.CrashRounds} crash rounds at {profile.Workload.Durability}", option);
+                Step($"{option.Option}: {Count(settings.CrashRounds, "crash round")} at {profile.Workload.Durability}", option);
                 await CrashAsync(option.Option, option).ConfigureAwait(false);
                 option.Done.Add(DecisionPhase.Crash);
             }
@@ -91,9 +91,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         OptionEvidence? floor = null;
         if (NeedsWorkload)
         {
-            foreach (OptionEvidence option in StillIn(options, partial))
+            foreach (OptionEvidence option in StillIn(options, partial).ToList())
             {
-                Step($"{option.Option}: the profile's workload, {settings.Rounds} rounds of {settings.Duration.TotalSeconds:0.#} s", option);
+                Step($"{option.Option}: the profile's workload, {Count(settings.Rounds, "round")} of {settings.Duration.TotalSeconds:0.#} s", option);
                 RunWorkload(option.Option, option);
                 option.Done.Add(DecisionPhase.Workload);
             }
@@ -105,9 +105,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
         if (NeedsContention)
         {
-            foreach (OptionEvidence option in StillIn(options, new DecisionEvidence(profile, settings, options, floor)))
+            foreach (OptionEvidence option in StillIn(options, new DecisionEvidence(profile, settings, options, floor)).ToList())
             {
-                Step($"{option.Option}: a writer process beside a reader process, {settings.ContentionRounds} runs", option);
+                Step($"{option.Option}: a writer process beside a reader process, {Count(settings.ContentionRounds, "run")}", option);
                 await ContendAsync(option.Option, option).ConfigureAwait(false);
                 option.Done.Add(DecisionPhase.Contention);
             }
@@ -163,20 +163,30 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         try
         {
             long loadStarted = Stopwatch.GetTimestamp();
-            using (IKeyValueStore store = row.Open(options))
+            IKeyValueStore store = row.Open(options);
+            try
             {
                 WorkloadRunner.Load(store, spec);
                 store.Flush();
-            }
+                evidence.LoadSeconds = Stopwatch.GetElapsedTime(loadStarted).TotalSeconds;
 
-            evidence.LoadSeconds = Stopwatch.GetElapsedTime(loadStarted).TotalSeconds;
-            evidence.DiskBytes = DirectoryBytes(directory);
-            using (IKeyValueStore store = row.Open(options))
-            {
+                // Closed and reopened, so the bytes on disk are what the store keeps, not what it has yet to write out;
+                // a row that keeps nothing past its process (the floor) stays open, or its records would be gone.
+                if (row.Declared.Durability != DurabilityTiers.None)
+                {
+                    store.Dispose();
+                    evidence.DiskBytes = DirectoryBytes(directory);
+                    store = row.Open(options);
+                }
+
                 for (int round = 0; round < settings.Rounds; round++)
                 {
                     evidence.Rounds.Add(WorkloadRunner.Run(store, spec, workload.ToRun(settings, round)));
                 }
+            }
+            finally
+            {
+                store.Dispose();
             }
         }
         catch (Exception e) when (e is not OutOfMemoryException)
@@ -334,6 +344,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     }
 
     private void Log(string line) => log?.Invoke(line);
+
+    /// <summary>"1 round", "3 rounds".</summary>
+    private static string Count(int count, string noun) => string.Create(s_numbers, $"{count} {noun}{(count == 1 ? string.Empty : "s")}");
 
     /// <summary>
     /// The blocks the directory's files occupy, as <c>du</c> counts them: a file's length overstates a sparse or

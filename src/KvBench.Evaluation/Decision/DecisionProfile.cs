@@ -5,7 +5,7 @@ namespace KvBench.Evaluation.Decision;
 
 /// <summary>
 /// What a team writes down before it chooses a store: its workload, what the choice must meet or should favour, and the
-/// rows it considers. <c>kvbench decide --profile FILE</c> reads one (see `ProfileReader`), measures what its
+/// rows it considers. <c>kvbench decide --profile FILE</c> reads one (see <see cref="ProfileReader"/>), measures what its
 /// drivers need and writes the decision record.
 /// </summary>
 public sealed record DecisionProfile

@@ -64,7 +64,7 @@ public static class DecisionRecord
             output.AppendLine(context.Trim()).AppendLine();
         }
 
-        output.AppendLine(s_numbers, $"The workload{(profileLink is null ? string.Empty : $", as [the profile]({profileLink}) states it")}: {ProfileText.Workload(profile.Workload)}.").AppendLine();
+        output.AppendLine(s_numbers, $"The workload{(profileLink is null ? string.Empty : $", as [the profile]({profileLink}) states it")}: {ProfileDescription.Workload(profile.Workload)}.").AppendLine();
         output.AppendLine(s_numbers, $"Measured on {machine.Cpu}, {machine.LogicalCores} logical cores, {machine.MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {machine.OperatingSystem}, {machine.Runtime}, {machine.FileSystem}; the measurement ended {generatedAt:yyyy-MM-dd HH:mm} UTC after {wallTime.TotalMinutes:0.#} minutes. Every figure below comes from that one run: `{command}` regenerates this record.").AppendLine();
     }
 
@@ -110,7 +110,7 @@ public static class DecisionRecord
             output.AppendLine("Out, each with the must-driver figures it failed:").AppendLine();
             foreach (OptionStanding standing in outOptions)
             {
-                output.AppendLine(s_numbers, $"* {standing.Option}: {string.Join("; ", standing.Failed.Select(Figure))}");
+                output.AppendLine(s_numbers, $"* {standing.Option}: {string.Join("; ", standing.Failed.Where(verdict => !verdict.Figure.Skipped).Select(Figure))}");
             }
 
             output.AppendLine();
@@ -137,7 +137,12 @@ public static class DecisionRecord
 
         if (outcome.Standings.SelectMany(standing => standing.Verdicts).Any(verdict => verdict.Figure.LimitedBy is not null))
         {
-            output.AppendLine(s_numbers, $"† Bounded by KvBench, not the store: the option's CPU per operation is at most {DecisionEvidence.RunnerBoundFactor:0}x the {DecisionMeasurer.FloorRow} floor's, so at least half of each operation's cost is the workload runner's own; the store's own rate is higher. Such a figure meets an at-least threshold it reaches and never decides between two options it bounds both of.").AppendLine();
+            output.AppendLine(s_numbers, $"† A floor of the store's own figure, bounded by KvBench: a throughput whose CPU per operation is at most {DecisionEvidence.RunnerBoundFactor:0}x the {DecisionMeasurer.FloorRow} floor's (at least half of each operation's cost is the workload runner's own), or a size at which the probe's search stopped. Such a figure meets an at-least threshold it reaches and never decides between two options it bounds both of.").AppendLine();
+        }
+
+        if (outcome.Standings.Any(standing => standing.Verdicts.Any(verdict => verdict.Figure.Skipped)))
+        {
+            output.AppendLine("An option a must-driver had put out was not measured further: nothing those measurements could show would bring it back. `--all` measures every option on every driver.").AppendLine();
         }
 
         output.AppendLine("### Confirmation").AppendLine();
@@ -150,7 +155,7 @@ public static class DecisionRecord
         foreach (OptionStanding standing in outcome.Standings)
         {
             output.AppendLine(s_numbers, $"### {standing.Option}").AppendLine();
-            foreach (DriverVerdict verdict in standing.Verdicts)
+            foreach (DriverVerdict verdict in standing.Verdicts.Where(verdict => !verdict.Figure.Skipped))
             {
                 string judgement = verdict.Verdict switch
                 {
@@ -160,6 +165,12 @@ public static class DecisionRecord
                     _ => "Unknown:",
                 };
                 output.AppendLine(s_numbers, $"* {judgement} {Figure(verdict)}");
+            }
+
+            if (standing.Verdicts.FirstOrDefault(verdict => verdict.Figure.Skipped) is { } skipped)
+            {
+                string[] names = [.. standing.Verdicts.Where(verdict => verdict.Figure.Skipped).Select(verdict => verdict.Driver.Name)];
+                output.AppendLine(s_numbers, $"* Not measured, {skipped.Figure.Unmeasured}: {DecisionOutcome.Join(names)}.");
             }
 
             output.AppendLine();

@@ -54,9 +54,7 @@ public static class DecisionRun
             DecisionOutcome outcome = DecisionOutcome.Decide(request.Profile.Drivers, evidence.Figures());
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
-            string? profileLink = request.ProfilePath is { } profile
-                ? Path.GetRelativePath(Path.GetDirectoryName(file)!, Path.GetFullPath(profile)).Replace('\\', '/')
-                : null;
+            string? profileLink = request.ProfilePath is { } profile ? LinkTo(Path.GetFullPath(profile), Path.GetDirectoryName(file)!) : null;
             string markdown = DecisionRecord.Write(evidence, outcome, MachineInfo.Collect(workDirectory), request.Command, profileLink, DateTimeOffset.UtcNow, Stopwatch.GetElapsedTime(started));
             await File.WriteAllTextAsync(file, markdown).ConfigureAwait(false);
             return new DecisionResult(file, outcome, Problems(evidence));
@@ -67,6 +65,33 @@ public static class DecisionRun
             {
                 AdrContext.TryDelete(workDirectory);
             }
+        }
+    }
+
+    /// <summary>
+    /// <paramref name="target"/> relative to <paramref name="from"/> when both lie in one repository (a link that works
+    /// on a clone), else its full path.
+    /// </summary>
+    public static string LinkTo(string target, string from)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        ArgumentNullException.ThrowIfNull(from);
+        string? root = RepositoryOf(from);
+        return root is not null && RepositoryOf(Path.GetDirectoryName(target)!) == root
+            ? Path.GetRelativePath(from, target).Replace('\\', '/')
+            : target;
+
+        static string? RepositoryOf(string directory)
+        {
+            for (DirectoryInfo? at = new(directory); at is not null; at = at.Parent)
+            {
+                if (Directory.Exists(Path.Combine(at.FullName, ".git")) || File.Exists(Path.Combine(at.FullName, ".git")))
+                {
+                    return at.FullName;
+                }
+            }
+
+            return null;
         }
     }
 

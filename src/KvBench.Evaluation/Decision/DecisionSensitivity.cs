@@ -56,7 +56,7 @@ public static class DecisionSensitivity
             : bounds.Where(bound => bound <= driver.Threshold).Reverse().Select(bound => Past(bound, up: false));
         foreach (double threshold in candidates)
         {
-            if (threshold == driver.Threshold)
+            if (threshold == driver.Threshold || threshold < 0 || (driver.Quantity == DriverQuantity.CrashKept && threshold > 1))
             {
                 continue;
             }
@@ -72,10 +72,21 @@ public static class DecisionSensitivity
         return null;
     }
 
-    /// <summary>A threshold just past <paramref name="bound"/>, so the figure that ends there falls on the other side of it.</summary>
+    /// <summary>
+    /// A threshold just past <paramref name="bound"/>, so the figure that ends there falls on the other side of it:
+    /// rounded outwards to three significant figures, the precision a team would write one in. The outcome is judged
+    /// again at the rounded threshold, so what the record says of it holds.
+    /// </summary>
     private static double Past(double bound, bool up)
     {
-        double step = Math.Max(Math.Abs(bound) * 1e-3, 1e-9);
-        return up ? bound + step : bound - step;
+        double step = Math.Max(Math.Abs(bound) * 1e-6, 1e-9);
+        double past = up ? bound + step : bound - step;
+        if (past <= 0)
+        {
+            return past;
+        }
+
+        double scale = Math.Pow(10, Math.Floor(Math.Log10(past)) - 2);
+        return (up ? Math.Ceiling(past / scale) : Math.Floor(past / scale)) * scale;
     }
 }

@@ -48,7 +48,7 @@ public static class DriverText
         ArgumentNullException.ThrowIfNull(figure);
         if (!figure.IsMeasured)
         {
-            return $"not measured: {figure.Unmeasured}";
+            return figure.Skipped ? figure.Unmeasured! : $"not measured: {figure.Unmeasured}";
         }
 
         string interval = figure.Samples > 1 && figure.Low != figure.High
@@ -61,7 +61,7 @@ public static class DriverText
     public static string Threshold(this Driver driver)
     {
         ArgumentNullException.ThrowIfNull(driver);
-        return driver.IsYesNo() ? "yes" : $"{(driver.Bound == Bound.AtLeast ? "≥" : "≤")} {driver.Format(driver.Threshold)}";
+        return driver.IsYesNo() ? "yes" : ProfileDescription.Threshold(driver);
     }
 
     /// <summary>"must" or "weight 2".</summary>

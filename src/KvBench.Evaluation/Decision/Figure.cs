@@ -21,6 +21,9 @@ public sealed record Figure(double Value, double Low, double High, int Samples, 
     /// </summary>
     public string? LimitedBy { get; init; }
 
+    /// <summary>Whether the measurement was skipped because a must-driver had already put the option out.</summary>
+    public bool Skipped { get; init; }
+
     /// <summary>Whether a value was measured.</summary>
     public bool IsMeasured => Unmeasured is null;
 

@@ -12,6 +12,7 @@ public readonly record struct LengthBucket(double Share, int Bytes);
 /// 200 B and 20% of 40 KiB). A record's length is a function of a hash of (seed, index) alone, so a loader and a reader
 /// in another process agree on it without sharing state.
 /// </summary>
+[System.Text.Json.Serialization.JsonConverter(typeof(LengthDistributionJsonConverter))]
 public sealed class LengthDistribution : IEquatable<LengthDistribution>
 {
     private readonly LengthBucket[] _buckets;
@@ -130,6 +131,12 @@ public sealed class LengthDistribution : IEquatable<LengthDistribution>
 
         return Fixed(ParseSize(trimmed));
     }
+
+    /// <summary>The text <see cref="Parse"/> reads back into this distribution: "128", "100..4096", "90%:100,10%:2048".</summary>
+    public string ToSpecification() =>
+        IsFixed && !IsRange ? Min.ToString(CultureInfo.InvariantCulture)
+        : IsRange ? string.Create(CultureInfo.InvariantCulture, $"{Min}..{Max}")
+        : string.Join(",", Buckets.Select(bucket => string.Create(CultureInfo.InvariantCulture, $"{bucket.Share:R}%:{bucket.Bytes}")));
 
     /// <summary>"512", "512B", "4KiB", "1 MiB", "40KB": a size in bytes, at most <see cref="int.MaxValue"/>.</summary>
     /// <exception cref="FormatException">The text is no size.</exception>
