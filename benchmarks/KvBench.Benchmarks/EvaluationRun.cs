@@ -82,6 +82,7 @@ internal static class EvaluationRun
             ResultsDirectory = resultsDirectory,
             Servers = plan.Servers,
             Profile = plan.Profile?.Profile ?? DecisionProfiles.Default(),
+            DecisionSettings = preset == AdrPreset.Full ? new DecisionSettings() : DecisionSettings.Evaluation,
             ProfilePath = plan.Profile?.Path,
         };
         return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;

@@ -51,7 +51,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     /// a must-driver has already put out is not measured further unless <see cref="DecisionSettings.MeasureEveryOption"/>:
     /// nothing it could show would bring it back.
     /// </summary>
-    public async Task<DecisionEvidence> MeasureAsync(IReadOnlyList<StoreMeasurement>? probed = null)
+    /// <param name="probed">Capability measurements already made, taken where their search reached the drivers' thresholds.</param>
+    /// <param name="contended">Writer-beside-reader runs already made, taken where they ran the profile's scenario at its tier.</param>
+    public async Task<DecisionEvidence> MeasureAsync(IReadOnlyList<StoreMeasurement>? probed = null, IReadOnlyList<ImportContentionResult>? contended = null)
     {
         CapabilityCell[] cells = [.. profile.Drivers.Where(driver => driver.Capability is not null).Select(driver => driver.Capability!.Value).Distinct()];
         _phasesPerOption = (NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0);
@@ -108,7 +110,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             foreach (OptionEvidence option in StillIn(options, new DecisionEvidence(profile, settings, options, floor)).ToList())
             {
                 Step($"{option.Option}: a writer process beside a reader process, {Count(settings.ContentionRounds, "run")}", option);
-                await ContendAsync(option.Option, option).ConfigureAwait(false);
+                await ContendAsync(option.Option, option, contended?.FirstOrDefault(run => run.Store == option.Option)).ConfigureAwait(false);
                 option.Done.Add(DecisionPhase.Contention);
             }
         }
@@ -248,8 +250,16 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         }
     }
 
-    private async Task ContendAsync(string name, OptionEvidence evidence)
+    private async Task ContendAsync(string name, OptionEvidence evidence, ImportContentionResult? contended)
     {
+        ImportContentionSettings scenario = profile.Workload.ToContention(settings);
+        if (contended is not null && contended.Durability == profile.Workload.Durability && SameScenario(contended.Settings, scenario))
+        {
+            evidence.Contention.Add(contended);
+            evidence.Reused["writer beside reader"] = "the contention section of this run";
+            return;
+        }
+
         if (cli is null)
         {
             evidence.ContentionFailure = "no kvbench CLI to start as the other process";
@@ -274,7 +284,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             string directory = Path.Combine(workDirectory, $"contention-{name}-{run}");
             try
             {
-                evidence.Contention.Add(await contention.RunAsync(name, directory, profile.Workload.ToContention(settings), profile.Workload.Durability).ConfigureAwait(false));
+                evidence.Contention.Add(await contention.RunAsync(name, directory, scenario, profile.Workload.Durability).ConfigureAwait(false));
             }
             finally
             {
@@ -316,6 +326,10 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             Reports.Sections.AdrContext.TryDelete(directory);
         }
     }
+
+    /// <summary>Whether two scenarios are the same run; the write share is compared to within rounding, being a sum of the mix's shares.</summary>
+    private static bool SameScenario(ImportContentionSettings run, ImportContentionSettings asked) =>
+        Math.Abs(run.UiWriteShare - asked.UiWriteShare) < 1e-9 && run with { UiWriteShare = asked.UiWriteShare } == asked;
 
     /// <summary>The size search's limit: the largest threshold a driver on <paramref name="cell"/> asks for, or the evaluation's limit when larger.</summary>
     private int SearchLimit(CapabilityCell cell, int? probedLimit)

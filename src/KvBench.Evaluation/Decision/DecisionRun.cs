@@ -30,6 +30,12 @@ public sealed record DecisionRequest
 
     /// <summary>Capability measurements the run already made (the evaluation's probes), taken instead of probing again.</summary>
     public IReadOnlyList<StoreMeasurement>? Probed { get; init; }
+
+    /// <summary>
+    /// Writer-beside-reader runs the run already made (the evaluation's contention section), taken for an option when
+    /// they ran the scenario the profile asks for, at its tier.
+    /// </summary>
+    public IReadOnlyList<ImportContentionResult>? Contended { get; init; }
 }
 
 /// <summary>What a decision run produced.</summary>
@@ -50,7 +56,7 @@ public static class DecisionRun
         try
         {
             var measurer = new DecisionMeasurer(request.Profile, request.Settings, cli, workDirectory, log);
-            DecisionEvidence evidence = await measurer.MeasureAsync(request.Probed).ConfigureAwait(false);
+            DecisionEvidence evidence = await measurer.MeasureAsync(request.Probed, request.Contended).ConfigureAwait(false);
             DecisionOutcome outcome = DecisionOutcome.Decide(request.Profile.Drivers, evidence.Figures());
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);

@@ -1,3 +1,4 @@
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 
 namespace KvBench.Evaluation.Decision;
@@ -39,6 +40,19 @@ public sealed record DecisionSettings
     /// as far as its measured figures allow.
     /// </summary>
     public bool MeasureEveryOption { get; init; }
+
+    /// <summary>
+    /// The evaluation's: one-second rounds, and the writer-beside-reader scenario at the contention section's own
+    /// settings, so a profile that states the same reader takes that section's runs instead of measuring them again.
+    /// </summary>
+    public static DecisionSettings Evaluation { get; } = new()
+    {
+        Duration = TimeSpan.FromSeconds(1),
+        CrashRounds = 2,
+        ContentionRounds = 1,
+        ContentionDuration = ImportContentionSettings.Evaluation.Duration,
+        ContentionRecords = ImportContentionSettings.Evaluation.UiRecords,
+    };
 
     /// <summary>Smaller and shorter, for tests: one-second rounds.</summary>
     public static DecisionSettings Smoke { get; } = new()

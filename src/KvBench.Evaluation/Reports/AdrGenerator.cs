@@ -59,6 +59,7 @@ public static class AdrGenerator
                         Settings = request.DecisionSettings,
                         WorkDirectory = Path.Combine(workDirectory, "decision"),
                         Probed = sections.OfType<CapabilitiesSection>().FirstOrDefault()?.Measurements,
+                        Contended = sections.OfType<ContentionSection>().FirstOrDefault()?.Results,
                     },
                     cli,
                     log).ConfigureAwait(false);
