@@ -1,5 +1,6 @@
 using System.CommandLine;
 
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Stores;
@@ -31,7 +32,7 @@ internal static class ContendCommand
             + "then while a cli process imports batches at full speed; prints the ui's latencies, the cli's records/s, the visibility lag of each batch, "
             + "errors, and every acknowledged write read back.")
         {
-            stores, threads, rate, records, writeShare, batch, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, StoreArguments.Durability, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
+            stores, threads, rate, records, writeShare, batch, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, StoreArguments.Durability, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption, ProfileArguments.Profile,
         };
         writeShare.Validators.Add(result =>
         {
@@ -52,12 +53,14 @@ internal static class ContendCommand
         });
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
+            // A profile's reader process runs its threads at its rate (or the default rate) in its write share, over its records.
+            ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
             ImportContentionSettings settings = defaults with
             {
-                UiThreads = parseResult.GetValue(threads),
-                UiOperationsPerSecond = parseResult.GetValue(rate),
-                UiRecords = parseResult.GetValue(records),
-                UiWriteShare = parseResult.GetValue(writeShare),
+                UiThreads = ProfileArguments.Choose(parseResult, threads, profile, given => given.Threads),
+                UiOperationsPerSecond = ProfileArguments.Choose(parseResult, rate, profile, given => given.Rate ?? defaults.UiOperationsPerSecond),
+                UiRecords = ProfileArguments.Choose(parseResult, records, profile, given => given.Records),
+                UiWriteShare = ProfileArguments.Choose(parseResult, writeShare, profile, given => given.Mix.WriteShare()),
                 BatchSize = parseResult.GetValue(batch),
                 Duration = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.DurationOption)),
                 Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.WarmupOption)),
@@ -67,7 +70,7 @@ internal static class ContendCommand
                 : StoreCatalog.AvailableNames;
             IReadOnlyList<ImportContentionResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
                 new ImportContention(KvBenchCli.Locate())
-                    .RunAsync(rows, settings, scratch, parseResult.GetValue(StoreArguments.Durability), parseResult.InvocationConfiguration.Error.WriteLine)
+                    .RunAsync(rows, settings, scratch, ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability), parseResult.InvocationConfiguration.Error.WriteLine)
                     .GetAwaiter().GetResult());
             return WorkloadCommands.Report(parseResult, [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)], results, results.Select(result => result.Failure), WorkloadTables.ContentionFindings(results));
         });

@@ -85,12 +85,12 @@ internal static class StoreArguments
         return argument;
     }
 
-    public static IKeyValueStore Open(ParseResult parseResult, StoreAccess access = StoreAccess.ReadWrite)
+    public static IKeyValueStore Open(ParseResult parseResult, StoreAccess access = StoreAccess.ReadWrite, Durability? durability = null)
     {
         var options = new StoreOptions
         {
             Directory = parseResult.GetRequiredValue(Directory),
-            Durability = parseResult.GetValue(Durability),
+            Durability = durability ?? parseResult.GetValue(Durability),
             Access = access,
         };
         string? endpoint = parseResult.GetValue(Endpoint);

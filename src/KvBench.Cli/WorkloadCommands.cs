@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 
 using KvBench.Core;
+using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -59,7 +60,7 @@ internal static class WorkloadCommands
         var load = new Option<bool>("--load") { Description = "Load the records first (the store in --dir must otherwise hold them: kvbench load, or an earlier --load)." };
         var command = new Command("run", "Runs one workload on one store from several threads and prints ops/s and p50/p95/p99/p99.9/max per operation; every read is checked.")
         {
-            workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption,
+            workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.AddTo(command);
@@ -73,18 +74,26 @@ internal static class WorkloadCommands
         });
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
+            ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
             WorkloadSpec spec = parseResult.GetValue(workload) is { } name
                 ? YcsbWorkloads.Named(name)
-                : new WorkloadSpec { Name = parseResult.GetValue(mix) ?? "read=1", Mix = ParseMix(parseResult.GetValue(mix) ?? "read=1") };
+                : parseResult.GetValue(mix) is null && profile is not null
+                    ? profile.ToSpec(parseResult.GetValue(ProfileArguments.Profile)!.Name)
+                    : new WorkloadSpec { Name = parseResult.GetValue(mix) ?? "read=1", Mix = ParseMix(parseResult.GetValue(mix) ?? "read=1") };
             spec = spec with
             {
-                RecordCount = parseResult.GetValue(s_records),
-                KeyBytes = parseResult.GetRequiredValue(KeyBytesOption),
-                KeyShape = parseResult.GetRequiredValue(KeyShapeOption),
-                ValueLength = parseResult.GetRequiredValue(ValueBytesOption),
+                RecordCount = ProfileArguments.Choose(parseResult, s_records, profile, given => given.Records),
+                KeyBytes = ProfileArguments.Choose(parseResult, KeyBytesOption, profile, given => given.KeyBytes),
+                KeyShape = ProfileArguments.Choose(parseResult, KeyShapeOption, profile, given => given.KeyShape),
+                ValueLength = ProfileArguments.Choose(parseResult, ValueBytesOption, profile, given => given.ValueBytes),
                 Distribution = parseResult.GetValue(distribution) ?? spec.Distribution,
             };
-            using IKeyValueStore store = StoreArguments.Open(parseResult);
+            RunSettings run = Settings(parseResult) with
+            {
+                Threads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
+                TargetOperationsPerSecond = parseResult.GetValue(rate) ?? profile?.Rate,
+            };
+            using IKeyValueStore store = StoreArguments.Open(parseResult, durability: ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability));
             if (parseResult.GetValue(load))
             {
                 LoadProgress.Run(loads =>
@@ -95,7 +104,7 @@ internal static class WorkloadCommands
                 });
             }
 
-            WorkloadResult result = WorkloadRunner.Run(store, spec, Settings(parseResult) with { TargetOperationsPerSecond = parseResult.GetValue(rate) });
+            WorkloadResult result = WorkloadRunner.Run(store, spec, run);
             return Report(parseResult, [result], WorkloadTables.Ycsb([result]), result);
         });
         return command;
@@ -108,7 +117,7 @@ internal static class WorkloadCommands
         Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
         var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
         {
-            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, ycsbThreads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, ycsbThreads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -116,8 +125,9 @@ internal static class WorkloadCommands
             WorkloadSpec[] chosen = parseResult.GetValue(workloads) is { Length: > 0 } names
                 ? [.. Split(names).Select(YcsbWorkloads.Named)]
                 : [.. YcsbWorkloads.All];
-            SuiteSettings settings = Suite(parseResult) with { YcsbThreads = parseResult.GetValue(ycsbThreads) };
-            Durability durability = parseResult.GetValue(StoreArguments.Durability);
+            ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
+            SuiteSettings settings = Suite(parseResult, profile) with { YcsbThreads = ProfileArguments.Choose(parseResult, ycsbThreads, profile, given => given.Threads) };
+            Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, directory => new StoreOptions { Directory = directory, Durability = durability })));
             return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
@@ -134,12 +144,13 @@ internal static class WorkloadCommands
         var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
         var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, sizes, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            what, s_stores, s_records, threadCounts, sizes, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            SuiteSettings settings = Suite(parseResult);
+            ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
+            SuiteSettings settings = Suite(parseResult, profile);
             if (parseResult.GetValue(threadCounts) is { Length: > 0 } counts)
             {
                 settings = settings with { SweepThreads = counts };
@@ -151,7 +162,7 @@ internal static class WorkloadCommands
             }
 
             // The tier every row opens at, so a sweep can repeat the Synced tables of the server section.
-            Durability durability = parseResult.GetValue(StoreArguments.Durability);
+            Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
             StoreOptions Options(string directory) => new() { Directory = directory, Durability = durability };
             if (parseResult.GetRequiredValue(what) == "scale")
             {
@@ -202,12 +213,13 @@ internal static class WorkloadCommands
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };
 
-    private static SuiteSettings Suite(ParseResult parseResult) => new()
+    /// <summary>The suites' settings: the lengths, key shape and records from the options, or from <paramref name="profile"/> where an option was left out.</summary>
+    private static SuiteSettings Suite(ParseResult parseResult, ProfileWorkload? profile) => new()
     {
-        Records = parseResult.GetValue(s_records),
-        KeyBytes = parseResult.GetRequiredValue(KeyBytesOption),
-        KeyShape = parseResult.GetRequiredValue(KeyShapeOption),
-        ValueLength = parseResult.GetRequiredValue(ValueBytesOption),
+        Records = ProfileArguments.Choose(parseResult, s_records, profile, given => given.Records),
+        KeyBytes = ProfileArguments.Choose(parseResult, KeyBytesOption, profile, given => given.KeyBytes),
+        KeyShape = ProfileArguments.Choose(parseResult, KeyShapeOption, profile, given => given.KeyShape),
+        ValueLength = ProfileArguments.Choose(parseResult, ValueBytesOption, profile, given => given.ValueBytes),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };

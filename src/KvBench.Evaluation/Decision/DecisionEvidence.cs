@@ -113,17 +113,18 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         _ => WorkloadAnchor,
     };
 
-    /// <summary>The percentile of <paramref name="latency"/> closest to <paramref name="percentile"/> among those a histogram summary keeps.</summary>
+    /// <summary><paramref name="latency"/>'s <paramref name="percentile"/>: one of those a histogram summary keeps, as the profile reader allows.</summary>
     public static double Percentile(LatencySummary latency, double percentile)
     {
         ArgumentNullException.ThrowIfNull(latency);
         return percentile switch
         {
-            <= 50 => latency.P50,
-            <= 95 => latency.P95,
-            <= 99 => latency.P99,
-            <= 99.9 => latency.P999,
-            _ => latency.Max,
+            50 => latency.P50,
+            95 => latency.P95,
+            99 => latency.P99,
+            99.9 => latency.P999,
+            100 => latency.Max,
+            _ => throw new ArgumentOutOfRangeException(nameof(percentile), percentile, "A latency summary keeps the 50th, 95th, 99th and 99.9th percentiles and the largest latency."),
         };
     }
 

@@ -69,6 +69,43 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             Log($"{option.Option} is {option.WorkloadFailure}");
         }
 
+        // A server row named as a candidate needs its server running: started here (installed first where missing),
+        // as the server suites start theirs, and always stopped.
+        string[] servers = [.. options.Where(option => option.OutBefore is null && StoreCatalog.ServerNames.Contains(option.Option)).Select(option => option.Option)];
+        RowHostGroup? hosts = null;
+        if (servers.Length > 0)
+        {
+            Log($"Starting the servers of {string.Join(", ", servers)}...");
+            try
+            {
+                hosts = await StoreCatalog.StartHostsAsync(servers).ConfigureAwait(false);
+            }
+            catch (StoreUnavailableException e)
+            {
+                foreach (OptionEvidence option in options.Where(option => servers.Contains(option.Option)))
+                {
+                    option.WorkloadFailure = $"not available here: {e.Message}";
+                    option.OutBefore = option.WorkloadFailure;
+                    _steps -= _phasesPerOption;
+                }
+            }
+        }
+
+        try
+        {
+            return await MeasureStartedAsync(options, cells, probed, contended).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (hosts is not null)
+            {
+                await hosts.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+    }
+
+    private async Task<DecisionEvidence> MeasureStartedAsync(OptionEvidence[] options, CapabilityCell[] cells, IReadOnlyList<StoreMeasurement>? probed, IReadOnlyList<ImportContentionResult>? contended)
+    {
         var partial = new DecisionEvidence(profile, settings, options, floor: null);
         if (cells.Length > 0)
         {

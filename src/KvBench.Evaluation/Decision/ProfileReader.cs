@@ -35,6 +35,9 @@ public static class ProfileReader
     internal static readonly string[] PopularityNames = ["zipfian"];
     internal static readonly string[] ProcessesNames = ["readers"];
     internal static readonly string[] QuantityNames = ["capability", "throughput", "latency", "visibilityLag", "crashKept", "diskBytesPerRecord", "allocations", "cpu"];
+    /// <summary>The percentiles every latency summary keeps: a driver on another would be judged on a figure nobody measured.</summary>
+    internal static readonly double[] MeasuredPercentiles = [50, 95, 99, 99.9, 100];
+
     internal static readonly string[] DriverNames = ["name", .. QuantityNames, "percentile", "while", "atLeast", "atMost", "must", "weight"];
 
     /// <summary>The operation names a profile uses, in the order the mix and the record list them.</summary>
@@ -501,10 +504,10 @@ public static class ProfileReader
 
             if (fields.Optional("percentile") is { } percentileElement)
             {
-                percentile = Finite(percentileElement, fields.At("percentile"), "a percentile (a number above 0, at most 100)");
-                if (percentile is <= 0 or > 100)
+                percentile = Finite(percentileElement, fields.At("percentile"), "a percentile (50, 95, 99, 99.9 or 100)");
+                if (!MeasuredPercentiles.Contains(percentile))
                 {
-                    throw Fail(fields.At("percentile"), $"the percentile is {percentileElement.GetRawText()}; it must be above 0 and at most 100 (50, 99, 99.9)");
+                    throw Fail(fields.At("percentile"), $"the percentile is {percentileElement.GetRawText()}; the latency histograms keep 50, 95, 99, 99.9 and 100 (the largest)");
                 }
             }
 

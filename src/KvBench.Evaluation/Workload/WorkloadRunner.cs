@@ -190,11 +190,12 @@ public static class WorkloadRunner
         /// <summary>Each record's count of deletes, counted before the call starts.</summary>
         public VersionTable Deletes { get; } = new();
 
-        /// <summary>Each record's count of writes and deletes started.</summary>
-        public VersionTable Starts { get; } = new();
-
-        /// <summary>Each record's writes and deletes in flight.</summary>
-        public VersionTable Pending { get; } = new();
+        /// <summary>
+        /// Each record's writes and deletes: how many have started (the high bits, from <see cref="PendingBits"/> up) and
+        /// how many are in flight (the low bits), in one word so one atomic step changes both. Kept apart, a writer that
+        /// had counted its start but not yet its flight let a later writer believe it ran alone.
+        /// </summary>
+        public VersionTable Activity { get; } = new();
 
         /// <summary>Each record's outcome of its last write or delete that ran alone: <see cref="Unknown"/>, <see cref="Deleted"/>, or a version + 2.</summary>
         public VersionTable Settled { get; } = new();
@@ -203,15 +204,19 @@ public static class WorkloadRunner
 
         public const long Deleted = 1;
 
+        /// <summary>The bits of <see cref="Activity"/> that count writes in flight: far more than any run has threads.</summary>
+        private const int PendingBits = 20;
+
+        private const long PendingMask = (1L << PendingBits) - 1;
+
         /// <summary>Whether record <paramref name="index"/> has been deleted at some point of this run, so a miss is no wrong read.</summary>
         public bool WasDeleted(long index) => Deletes.Latest(index) > 0;
 
         /// <summary>Marks a write or delete of record <paramref name="index"/> as started; whether it started alone, and the ticket <see cref="EndWrite"/> takes.</summary>
         public (long Ticket, bool Alone) BeginWrite(long index)
         {
-            long ticket = Interlocked.Increment(ref Starts.Slot(index));
-            bool alone = Interlocked.Increment(ref Pending.Slot(index)) == 1;
-            return (ticket, alone);
+            long activity = Interlocked.Add(ref Activity.Slot(index), (1L << PendingBits) + 1);
+            return (activity >> PendingBits, (activity & PendingMask) == 1);
         }
 
         /// <summary>
@@ -220,22 +225,33 @@ public static class WorkloadRunner
         /// </summary>
         public void EndWrite(long index, (long Ticket, bool Alone) begun, long outcome)
         {
-            bool alone = begun.Alone && Volatile.Read(ref Starts.Slot(index)) == begun.Ticket;
+            bool alone = begun.Alone && StartsOf(index) == begun.Ticket;
             Volatile.Write(ref Settled.Slot(index), alone ? outcome : Unknown);
-            Interlocked.Decrement(ref Pending.Slot(index));
+
+            // Checked again after the write: another writer may have begun between the check above and the write, and
+            // this outcome must not stand for the value it puts. This write is still in flight here, so no reader took
+            // the outcome in between.
+            if (alone && StartsOf(index) != begun.Ticket)
+            {
+                Volatile.Write(ref Settled.Slot(index), Unknown);
+            }
+
+            Interlocked.Decrement(ref Activity.Slot(index));
         }
 
         /// <summary>What a reader of record <paramref name="index"/> sees before its call: the starts so far, and the settled outcome when nothing is in flight.</summary>
         public (long Starts, long Outcome) Observe(long index)
         {
-            long starts = Volatile.Read(ref Starts.Slot(index));
-            bool idle = Volatile.Read(ref Pending.Slot(index)) == 0;
-            return (starts, idle ? Volatile.Read(ref Settled.Slot(index)) : Unknown);
+            long activity = Volatile.Read(ref Activity.Slot(index));
+            bool idle = (activity & PendingMask) == 0;
+            return (activity >> PendingBits, idle ? Volatile.Read(ref Settled.Slot(index)) : Unknown);
         }
 
         /// <summary>The outcome a read that began at <paramref name="observed"/> must see exactly, or <see cref="Unknown"/> when a write or delete overlapped it.</summary>
         public long ExactOutcome(long index, (long Starts, long Outcome) observed) =>
-            observed.Outcome != Unknown && Volatile.Read(ref Starts.Slot(index)) == observed.Starts ? observed.Outcome : Unknown;
+            observed.Outcome != Unknown && StartsOf(index) == observed.Starts ? observed.Outcome : Unknown;
+
+        private long StartsOf(long index) => Volatile.Read(ref Activity.Slot(index)) >> PendingBits;
 
         /// <summary>This run's first version; every version it writes is this plus the key's count of writes.</summary>
         public ulong VersionBase { get; }

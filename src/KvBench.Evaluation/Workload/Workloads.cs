@@ -100,6 +100,7 @@ public sealed record WorkloadSpec
     /// shorthand for callers that think in one size; <see cref="ValueLength"/> is the one source of truth.
     /// </summary>
     /// <exception cref="InvalidOperationException">Read while value lengths vary.</exception>
+    [System.Text.Json.Serialization.JsonIgnore]
     public int ValueBytes
     {
         get => ValueLength.IsFixed ? ValueLength.Min : throw new InvalidOperationException($"{Name}'s value lengths vary ({ValueLength}): read ValueLength.");

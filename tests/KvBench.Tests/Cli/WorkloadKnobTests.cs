@@ -35,6 +35,50 @@ public sealed class WorkloadKnobTests
         Assert.True(exitCode == ExitCodes.Ok, error);
     }
 
+    [Fact]
+    public void Run_takes_the_workload_of_a_profile_and_an_option_given_wins_over_it()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, """
+            {
+              "title": "A profile's workload",
+              "workload": { "keyBytes": 24, "keyShape": { "prefixes": 4 }, "valueBytes": { "min": 64, "max": 256 }, "records": 300,
+                            "mix": { "get": 0.5, "delete": 0.25, "hasKey": 0.25 }, "popularity": "uniform", "threads": 2, "durability": "Synced" },
+              "drivers": [{ "throughput": "workload", "atLeast": "1/s", "must": true }]
+            }
+            """);
+
+        (int exitCode, string output, string error) = Invoke(
+            "run", "--store", StoreNames.SqliteWal, "--dir", directory.Combine("store"), "--load", "--profile", profile, "--threads", "1",
+            "--duration", "0.3", "--warmup", "0.05", "--json", directory.Combine("run.json"));
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        Assert.Contains("Delete", output, StringComparison.Ordinal);
+        Assert.Contains("HasKey", output, StringComparison.Ordinal);
+        string json = File.ReadAllText(directory.Combine("run.json"));
+        Assert.Contains("\"KeyBytes\": \"24\"", json, StringComparison.Ordinal);
+        Assert.Contains("\"ValueLength\": \"64..256\"", json, StringComparison.Ordinal);
+        Assert.Contains("\"Prefixes\": 4", json, StringComparison.Ordinal);
+        Assert.Contains("\"RecordCount\": 300", json, StringComparison.Ordinal);
+
+        // --threads 1 was given, so it wins over the profile's 2.
+        Assert.Contains("\"Threads\": 1", json, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_bad_profile_on_a_workload_command_is_a_usage_error_naming_its_place()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, """{ "title": "t", "workload": { "records": 0 }, "drivers": [{ "throughput": "workload", "atLeast": "1/s", "must": true }] }""");
+
+        (int exitCode, _, string error) = Invoke("ycsb", "--stores", StoreNames.Memory, "--profile", profile);
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Contains("$.workload.records", error, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("run", "--value-bytes", "12Q", "'12Q' is not a size")]
     [InlineData("run", "--value-bytes", "4", "at least 8 bytes")]

@@ -211,7 +211,8 @@ public sealed class ProfileReaderTests
         { Profile(drivers: """{"crashKept": "acknowledged", "atLeast": "150%", "must": true}"""), "$.drivers[0].atLeast", "\"150%\" is no share; give 0 to 1 or 0% to 100%" },
         { Profile(drivers: """{"throughput": "workload", "atLeast": 0, "must": true}"""), "$.drivers[0].atLeast", "0 must be above 0" },
         { Profile(drivers: """{"visibilityLag": "p99", "percentile": 50, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "only a latency driver takes percentile" },
-        { Profile(drivers: """{"latency": "get", "percentile": 0, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "the percentile is 0; it must be above 0 and at most 100" },
+        { Profile(drivers: """{"latency": "get", "percentile": 0, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "the percentile is 0; the latency histograms keep 50, 95, 99, 99.9 and 100" },
+        { Profile(drivers: """{"latency": "get", "percentile": 90, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "the percentile is 90; the latency histograms keep 50, 95, 99, 99.9 and 100" },
 
         // Quantities and importance.
         { Profile(drivers: """{"atLeast": "1/s", "must": true}"""), "$.drivers[0]", "no quantity; give one of capability, throughput, latency, visibilityLag, crashKept, diskBytesPerRecord, allocations, cpu" },

@@ -58,6 +58,20 @@ public sealed class DeleteAndHasKeyTests
     }
 
     [Fact]
+    public void Writers_racing_on_a_few_records_never_make_a_right_read_look_wrong()
+    {
+        // Four threads updating and reading eight records: a writer that begins and ends while another is between its
+        // check of being alone and its record of the outcome must not leave that older outcome as the one to expect.
+        var contended = new WorkloadSpec { Name = "contended", Mix = new(Read: 0.5, Update: 0.5), Distribution = KeyDistribution.Uniform, RecordCount = 8 };
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = directory.Path });
+
+        WorkloadResult result = LoadAndRun(store, contended, threads: 4, seconds: 2);
+
+        Assert.True(result.Succeeded, result.Failure);
+    }
+
+    [Fact]
     public void A_store_that_loses_deletes_fails_the_run()
     {
         using var store = new Broken(StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" }), losesDeletes: true);
@@ -115,13 +129,13 @@ public sealed class DeleteAndHasKeyTests
         Assert.Throws<ArgumentOutOfRangeException>(() => KeyChooser.Create(KeyDistribution.Latest, 10, () => 10, 1.0));
     }
 
-    private static WorkloadResult LoadAndRun(IKeyValueStore store, WorkloadSpec workload, int threads)
+    private static WorkloadResult LoadAndRun(IKeyValueStore store, WorkloadSpec workload, int threads, double seconds = 0.3)
     {
         WorkloadRunner.Load(store, workload);
-        return WorkloadRunner.Run(store, workload, Brief(threads));
+        return WorkloadRunner.Run(store, workload, Brief(threads, seconds));
     }
 
-    private static RunSettings Brief(int threads) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
+    private static RunSettings Brief(int threads, double seconds = 0.3) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromSeconds(seconds) };
 
     /// <summary>A store whose deletes do nothing, or whose reads return the value a key held before its last write.</summary>
     private sealed class Broken(IKeyValueStore inner, bool losesDeletes) : IKeyValueStore
