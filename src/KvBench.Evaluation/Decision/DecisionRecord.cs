@@ -65,7 +65,7 @@ public static class DecisionRecord
         }
 
         output.AppendLine(s_numbers, $"The workload{(profileLink is null ? string.Empty : $", as [the profile]({profileLink}) states it")}: {ProfileDescription.Workload(profile.Workload)}.").AppendLine();
-        output.AppendLine(s_numbers, $"Measured on {machine.Cpu}, {machine.LogicalCores} logical cores, {machine.MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {machine.OperatingSystem}, {machine.Runtime}, {machine.FileSystem}; the measurement ended {generatedAt:yyyy-MM-dd HH:mm} UTC after {wallTime.TotalMinutes:0.#} minutes. Every figure below comes from that one run: `{command}` regenerates this record.").AppendLine();
+        output.AppendLine(s_numbers, $"Measured on {machine.Cpu}, {machine.LogicalCores} logical cores, {machine.MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {machine.OperatingSystem}, {machine.Runtime}, {machine.FileSystem}; the measurement ended {generatedAt:yyyy-MM-dd HH:mm} UTC after {wallTime.TotalSeconds:N0} s. Every figure below comes from that one run: `{command}` regenerates this record.").AppendLine();
     }
 
     private static void WriteDrivers(StringBuilder output, DecisionProfile profile)

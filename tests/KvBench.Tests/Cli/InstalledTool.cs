@@ -38,7 +38,7 @@ public sealed class InstalledTool : IAsyncLifetime
             s_packTimeout,
             packageCache: null,
             "pack",
-            Path.Combine(RepositoryRoot(), "src", "KvBench.Cli", "KvBench.Cli.csproj"),
+            Path.Combine(Repository.Root(), "src", "KvBench.Cli", "KvBench.Cli.csproj"),
             "--output", packages,
             $"-p:ArtifactsPath={_directory.Combine("artifacts")}",
             "-nodeReuse:false");
@@ -100,18 +100,4 @@ public sealed class InstalledTool : IAsyncLifetime
 
     private static bool IsInheritedBuildSetting(string name) =>
         name.StartsWith("MSBuild", StringComparison.OrdinalIgnoreCase) || name.StartsWith("VSTest", StringComparison.OrdinalIgnoreCase);
-
-    /// <summary>The clone the tests were built from: the nearest folder above them holding KvBench.sln.</summary>
-    private static string RepositoryRoot()
-    {
-        for (DirectoryInfo? folder = new(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
-        {
-            if (File.Exists(Path.Combine(folder.FullName, "KvBench.sln")))
-            {
-                return folder.FullName;
-            }
-        }
-
-        throw new DirectoryNotFoundException($"No KvBench.sln above {AppContext.BaseDirectory}; the tool test packs the clone it was built from.");
-    }
 }

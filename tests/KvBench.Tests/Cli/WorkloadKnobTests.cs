@@ -1,7 +1,7 @@
-using System.CommandLine;
-
 using KvBench.Cli;
 using KvBench.Stores;
+
+using static KvBench.Tests.Cli.InProcessCli;
 
 namespace KvBench.Tests.Cli;
 
@@ -110,13 +110,5 @@ public sealed class WorkloadKnobTests
 
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Contains("at least 12 bytes", error, StringComparison.Ordinal);
-    }
-
-    private static (int ExitCode, string Output, string Error) Invoke(params string[] arguments)
-    {
-        var output = new StringWriter();
-        var error = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke(arguments, new InvocationConfiguration { Output = output, Error = error });
-        return (exitCode, output.ToString(), error.ToString());
     }
 }

@@ -1,7 +1,7 @@
-using System.CommandLine;
-
 using KvBench.Cli;
 using KvBench.Evaluation.Decision;
+
+using static KvBench.Tests.Cli.InProcessCli;
 
 namespace KvBench.Tests.Decision;
 
@@ -82,31 +82,10 @@ public sealed class DecideCommandTests
     [Fact]
     public void Every_checked_in_profile_reads()
     {
-        string[] profiles = [.. Directory.EnumerateFiles(ProfilesDirectory(), "*.json", SearchOption.AllDirectories).Where(path => !path.EndsWith(".schema.json", StringComparison.Ordinal))];
+        string[] profiles = [.. Directory.EnumerateFiles(Repository.Profiles(), "*.json", SearchOption.AllDirectories).Where(path => !path.EndsWith(".schema.json", StringComparison.Ordinal))];
 
         Assert.True(profiles.Length >= 3, string.Join(", ", profiles));
         Assert.All(profiles, path => Assert.NotEmpty(ProfileReader.Read(path).Drivers));
         Assert.NotEmpty(DecisionProfiles.Default().Drivers);
-    }
-
-    private static (int ExitCode, string Output, string Error) Invoke(params string[] args)
-    {
-        var output = new StringWriter();
-        var error = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke(args, new InvocationConfiguration { Output = output, Error = error });
-        return (exitCode, output.ToString(), error.ToString());
-    }
-
-    private static string ProfilesDirectory()
-    {
-        for (DirectoryInfo? folder = new(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
-        {
-            if (File.Exists(Path.Combine(folder.FullName, "KvBench.sln")))
-            {
-                return Path.Combine(folder.FullName, "docs", "profiles");
-            }
-        }
-
-        throw new DirectoryNotFoundException($"No KvBench.sln above {AppContext.BaseDirectory}.");
     }
 }

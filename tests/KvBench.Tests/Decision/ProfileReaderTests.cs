@@ -10,6 +10,8 @@ using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
+using static KvBench.Tests.Cli.InProcessCli;
+
 namespace KvBench.Tests.Decision;
 
 /// <summary>The decision profile format: what reads, what each mistake says, the schema beside it and the CLI over it.</summary>
@@ -275,7 +277,7 @@ public sealed class ProfileReaderTests
     public void Every_checked_in_profile_and_the_starter_validate_against_the_schema_and_read()
     {
         JsonSchema schema = Schema();
-        string[] profiles = [.. Directory.GetFiles(ProfilesDirectory(), "*.json").Where(file => !file.EndsWith(".schema.json", StringComparison.Ordinal))];
+        string[] profiles = [.. Directory.GetFiles(Repository.Profiles(), "*.json").Where(file => !file.EndsWith(".schema.json", StringComparison.Ordinal))];
         Assert.NotEmpty(profiles);
 
         foreach ((string name, string text) in profiles.Select(file => (file, File.ReadAllText(file))).Append(("starter", ProfileStarter.Text)))
@@ -417,33 +419,11 @@ public sealed class ProfileReaderTests
         Assert.Equal(ProfileStarter.Text + Environment.NewLine, File.ReadAllText(path));
     }
 
-    private static (int ExitCode, string Output, string Error) Invoke(params string[] args)
-    {
-        var output = new StringWriter();
-        var error = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke(args, new InvocationConfiguration { Output = output, Error = error });
-        return (exitCode, output.ToString(), error.ToString());
-    }
-
     private static JsonSchema Schema() => JsonSchema.FromText(File.ReadAllText(SchemaPath()));
 
     private static string Errors(EvaluationResults results) =>
         string.Join("; ", (results.Details ?? []).Where(detail => detail.Errors is not null)
             .SelectMany(detail => detail.Errors!.Select(error => $"{detail.InstanceLocation} ({detail.EvaluationPath}): {error.Value}")));
 
-    private static string SchemaPath() => Path.Combine(ProfilesDirectory(), "kvbench-profile.schema.json");
-
-    /// <summary>docs/profiles of the clone the tests were built from: the nearest folder above them holding KvBench.sln.</summary>
-    private static string ProfilesDirectory()
-    {
-        for (DirectoryInfo? folder = new(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
-        {
-            if (File.Exists(Path.Combine(folder.FullName, "KvBench.sln")))
-            {
-                return Path.Combine(folder.FullName, "docs", "profiles");
-            }
-        }
-
-        throw new DirectoryNotFoundException($"No KvBench.sln above {AppContext.BaseDirectory}.");
-    }
+    private static string SchemaPath() => Path.Combine(Repository.Profiles(), "kvbench-profile.schema.json");
 }

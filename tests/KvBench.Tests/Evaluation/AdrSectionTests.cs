@@ -8,6 +8,8 @@ using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 
+using static KvBench.Tests.Cli.InProcessCli;
+
 namespace KvBench.Tests.Evaluation;
 
 /// <summary>What a section of the ADR file gets from being one: measured in turn, printed in place, its charts drawn, its problems the run's.</summary>
@@ -125,14 +127,6 @@ public sealed class AdrSectionTests
 
     private static string[] Headings(string markdown) =>
         [.. markdown.Split('\n').Where(line => line.StartsWith("## ", StringComparison.Ordinal) || line.StartsWith("### ", StringComparison.Ordinal))];
-
-    private static (int ExitCode, string Output, string Error) Invoke(string[] args)
-    {
-        var output = new StringWriter();
-        var error = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke(args, new InvocationConfiguration { Output = output, Error = error });
-        return (exitCode, output.ToString(), error.ToString());
-    }
 
     /// <summary>A section that counts its measurements, prints a heading and a closing line, places one chart and may fail.</summary>
     private sealed class CountingSection(string name, string? problem) : AdrSection
