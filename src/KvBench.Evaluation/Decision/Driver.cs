@@ -77,7 +77,7 @@ public sealed record Driver
     /// <summary>For <see cref="DriverQuantity.Latency"/>, the operation.</summary>
     public OperationType? Operation { get; init; }
 
-    /// <summary>For <see cref="DriverQuantity.Latency"/>, the percentile (50, 99, 99.9).</summary>
+    /// <summary>For <see cref="DriverQuantity.Latency"/>, the percentile: 50, 95, 99, 99.9 or 100 (the largest), those a latency summary keeps.</summary>
     public double Percentile { get; init; } = 99;
 
     /// <summary>For <see cref="DriverQuantity.Latency"/>, whether measured while a writer process imports beside the measured one.</summary>
