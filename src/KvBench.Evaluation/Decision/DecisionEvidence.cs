@@ -220,6 +220,11 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
             return Figure.Missing(failure, CapabilityAnchor);
         }
 
+        if (option.ProbeFailures.TryGetValue(cell, out string? probeFailure))
+        {
+            return Figure.Missing($"the probe failed: {probeFailure}", CapabilityAnchor);
+        }
+
         return cell switch
         {
             CapabilityCell.KeyBytes => option.Key is { } key ? Size(key) : Figure.Missing("not probed", CapabilityAnchor),

@@ -246,44 +246,56 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         {
             foreach (CapabilityCell cell in cells)
             {
-                switch (cell)
+                try
                 {
-                    case CapabilityCell.KeyBytes:
-                        int keyLimit = SearchLimit(CapabilityCell.KeyBytes, probed?.Key.SearchLimitBytes);
-                        evidence.Key = probed?.Key is { } key && Reuse(evidence, "largest key", key.SearchLimitBytes >= keyLimit) ? key
-                            : CapabilityProbes.LargestKey(row.Open, directory, keyLimit, row.Declared.MaxKeyBytes);
-                        break;
-                    case CapabilityCell.ValueBytes:
-                        int valueLimit = SearchLimit(CapabilityCell.ValueBytes, probed?.Value.SearchLimitBytes);
-                        evidence.Value = probed?.Value is { } value && Reuse(evidence, "largest value", value.SearchLimitBytes >= valueLimit) ? value
-                            : CapabilityProbes.LargestValue(row.Open, directory, valueLimit, row.Declared.MaxValueBytes);
-                        break;
-                    case CapabilityCell.Growth:
-                        evidence.Growth = probed?.Growth is { } growth && Reuse(evidence, "growth", true) ? growth
-                            : CapabilityProbes.Growth(row.Open, directory, settings.Probes.GrowthInitialBytes, settings.Probes.GrowthFactor, row.WithInitialSize);
-                        break;
-                    case CapabilityCell.OrderedScans:
-                        evidence.Scan = probed?.Scan is { } scan && Reuse(evidence, "prefix scans", true) ? scan
-                            : PrefixScanProbe.Measure(row.Open, directory, settings.Probes);
-                        break;
-                    case CapabilityCell.MultiProcessWriters:
-                        if (probed?.MultiProcess is { } multi && Reuse(evidence, "two processes", true))
-                        {
-                            evidence.MultiProcess = multi;
-                        }
-                        else if (cli is not null)
-                        {
-                            evidence.MultiProcess = await new MultiProcessProbe(cli, AdrGenerator.MultiProcessTimeouts)
-                                .MeasureAsync(name, Path.Combine(directory, "multi-process"), profile.Workload.Durability).ConfigureAwait(false);
-                        }
-
-                        break;
+                    await ProbeCellAsync(cell).ConfigureAwait(false);
+                }
+                catch (Exception e) when (e is not OutOfMemoryException)
+                {
+                    evidence.ProbeFailures[cell] = $"{e.GetType().Name}: {e.Message}";
                 }
             }
         }
         finally
         {
             Reports.Sections.AdrContext.TryDelete(directory);
+        }
+
+        async Task ProbeCellAsync(CapabilityCell cell)
+        {
+            switch (cell)
+            {
+                case CapabilityCell.KeyBytes:
+                    int keyLimit = SearchLimit(CapabilityCell.KeyBytes, probed?.Key.SearchLimitBytes);
+                    evidence.Key = probed?.Key is { } key && Reuse(evidence, "largest key", key.SearchLimitBytes >= keyLimit) ? key
+                        : CapabilityProbes.LargestKey(row.Open, directory, keyLimit, row.Declared.MaxKeyBytes);
+                    break;
+                case CapabilityCell.ValueBytes:
+                    int valueLimit = SearchLimit(CapabilityCell.ValueBytes, probed?.Value.SearchLimitBytes);
+                    evidence.Value = probed?.Value is { } value && Reuse(evidence, "largest value", value.SearchLimitBytes >= valueLimit) ? value
+                        : CapabilityProbes.LargestValue(row.Open, directory, valueLimit, row.Declared.MaxValueBytes);
+                    break;
+                case CapabilityCell.Growth:
+                    evidence.Growth = probed?.Growth is { } growth && Reuse(evidence, "growth", true) ? growth
+                        : CapabilityProbes.Growth(row.Open, directory, settings.Probes.GrowthInitialBytes, settings.Probes.GrowthFactor, row.WithInitialSize);
+                    break;
+                case CapabilityCell.OrderedScans:
+                    evidence.Scan = probed?.Scan is { } scan && Reuse(evidence, "prefix scans", true) ? scan
+                        : PrefixScanProbe.Measure(row.Open, directory, settings.Probes);
+                    break;
+                case CapabilityCell.MultiProcessWriters:
+                    if (probed?.MultiProcess is { } multi && Reuse(evidence, "two processes", true))
+                    {
+                        evidence.MultiProcess = multi;
+                    }
+                    else if (cli is not null)
+                    {
+                        evidence.MultiProcess = await new MultiProcessProbe(cli, AdrGenerator.MultiProcessTimeouts)
+                            .MeasureAsync(name, Path.Combine(directory, "multi-process"), profile.Workload.Durability).ConfigureAwait(false);
+                    }
+
+                    break;
+            }
         }
     }
 
@@ -323,6 +335,12 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             {
                 evidence.Contention.Add(await contention.RunAsync(name, directory, scenario, profile.Workload.Durability).ConfigureAwait(false));
             }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                // A run that could not be made is a figure that could not be measured, said in the record, not the end of the decision.
+                evidence.ContentionFailure = $"{e.GetType().Name}: {e.Message}";
+                return;
+            }
             finally
             {
                 Reports.Sections.AdrContext.TryDelete(directory);
@@ -357,6 +375,10 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
             // Acknowledged when Put returns, as the workload's writes are: a row that keeps writes in memory until a
             // Flush loses them here, as it would under the profile's writes.
             evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            evidence.CrashFailure = $"{e.GetType().Name}: {e.Message}";
         }
         finally
         {

@@ -62,6 +62,9 @@ public sealed class OptionEvidence(string option)
     /// <summary>What two processes showed, when a driver needs it.</summary>
     public MultiProcessMeasurement? MultiProcess { get; set; }
 
+    /// <summary>The capability probes that threw, with what they threw: their figures are unmeasured, with this as the reason.</summary>
+    public Dictionary<CapabilityCell, string> ProbeFailures { get; } = [];
+
     /// <summary>Whether prefix scans use an ordered index, when a driver needs it.</summary>
     public ScanMeasurement? Scan { get; set; }
 
