@@ -3,8 +3,11 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <summary>Every section of the ADR file, in the order the file prints them and the run measures them: the one list a new section joins.</summary>
 public static class AdrSections
 {
-    /// <summary>The chapter the server sections write under.</summary>
-    public const string ServerChapter = "Server rows";
+    /// <summary>
+    /// The chapter the server sections that come after the server rows' own tables write under: a heading of its own,
+    /// since those tables end in a chapter per tier.
+    /// </summary>
+    public const string ServerChecksChapter = "Server rows: kills, cluster faults and published claims";
 
     /// <summary>A fresh instance of every section of the default file, with its settings for <paramref name="preset"/>.</summary>
     public static IReadOnlyList<AdrSection> Create(AdrPreset preset) =>

@@ -118,7 +118,7 @@ public sealed class ClusterFaultSection : AdrSection
             return;
         }
 
-        markdown.Within(AdrSections.ServerChapter);
+        markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### A cluster member killed or paused under load").AppendLine();
         markdown.Output.Append(ClusterFaultTable.ToMarkdown(Results));
         markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. Each row of one server (replication none) that offers Synced was killed under the same load, on a server of its own at Synced, and started again on its data: what the cluster's replicas change. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --fault Kill Pause --member Leader Follower` runs these alone.").AppendLine();

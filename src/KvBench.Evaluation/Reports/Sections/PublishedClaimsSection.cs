@@ -71,7 +71,7 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
             return;
         }
 
-        markdown.Within(AdrSections.ServerChapter);
+        markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### The MineSaga write-up's claims, measured").AppendLine();
         markdown.Output.AppendLine(Results is null ? $"Not measured: {NotMeasured}." : PublishedClaimsTable.ToMarkdown(Results)).AppendLine();
         if (BusyTrapResults is { } busy)
