@@ -14,7 +14,7 @@ namespace KvBench.Evaluation.Workload;
 /// version is XORed into the first <see cref="MaxStampBytes"/> bytes (fewer for a shorter
 /// value), little-endian: version 0 leaves the value as it was, two different versions always give different bytes
 /// (for a value of at least 8 bytes; a shorter one repeats after 256^length versions), and moving a value from one
-/// version to the next costs one 8-byte XOR, the same nanosecond for every row.
+/// version to the next costs one 8-byte XOR, the same for every row.
 /// </remarks>
 public static class ValueVersion
 {

@@ -24,8 +24,8 @@ internal sealed class DqliteShell : IDisposable
     /// <summary>
     /// The longest line the shell reads whole. With its input not a terminal it reads lines through Go's
     /// <c>bufio.Reader</c> of 4,096 bytes (liner's fallback, <c>ReadLine</c> with the "line continues" flag ignored), so a
-    /// longer line reaches it as several statements of at most 4,096 bytes each, newline included: seen here, a
-    /// 4,140-byte INSERT ran as two broken statements.
+    /// longer line reaches it as several statements of at most 4,096 bytes each, newline included: a longer INSERT runs
+    /// as two broken statements.
     /// </summary>
     internal const int MaxLineBytes = 4095;
 
