@@ -22,7 +22,7 @@ public sealed record ProbeSettings
     /// The sizes, in records, the prefix-scan probe's store is grown through: 250 to 64,000 by default, a ratio of 256,
     /// wide enough that an index's logarithmic growth and a full scan's linear one fit exponents far apart
     /// (see <see cref="PrefixScanProbe"/>). The largest size bounds the probe's time: FileSystem, the slowest loader,
-    /// writes 64,000 files in about ten seconds here.
+    /// creates a file per record.
     /// </summary>
     public IReadOnlyList<int> ScanStoreSizes { get; init; } = [250, 1_000, 4_000, 16_000, 64_000];
 

@@ -14,8 +14,8 @@ namespace KvBench.Stores.Redis;
 /// (<see cref="RedisStore"/>), run from KvBench's .NET tool manifest. Its append-only file is the durability: every
 /// write is committed to it before the reply (<c>--aof --aof-commit-wait</c>), on <c>--device-type RandomAccess</c>,
 /// which opens the file <c>O_DIRECT</c> without <c>O_DSYNC</c>: a commit is one <c>pwrite64</c> that reached the
-/// device's (volatile) cache, and no call flushes it (strace: 200 <c>pwrite64</c> and no fsync-family call for 200
-/// SETs), so the row offers Buffered only.
+/// device's (volatile) cache, and no call flushes it (under strace, one <c>pwrite64</c> per SET and no fsync-family
+/// call), so the row offers Buffered only.
 /// </summary>
 /// <remarks>
 /// Garnet 2.2.8 names no option that calls fsync. Its <c>--device-type FileStream</c> opens the file through
