@@ -18,14 +18,13 @@ internal static class KvBenchConfig
 {
     /// <summary>
     /// The job of the default run: a few short iterations per case, so about 140 cases finish inside the 15 minutes on
-    /// two cores. 50 ms iterations: longer ones do not fit the evaluation's time budget on two cores, since much of a
-    /// case's time is BenchmarkDotNet's pilot finding the invocation count at the iteration time. The adapter ÷ raw
-    /// verdicts do not rest on these medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so the cases
-    /// give up length: eight measured iterations and one of warm-up, since the pilot has already run the operation for
-    /// about half a second. No overhead iterations: BenchmarkDotNet would time an empty call for many iterations a case
-    /// to subtract a cost that is negligible beside every case's own, lengthening the run without moving a ratio. Good
-    /// for ratios within one run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead
-    /// subtracted.
+    /// two cores. 50 ms iterations: longer ones do not fit that budget, since much of a case's time is BenchmarkDotNet's
+    /// pilot finding the invocation count at the iteration time. The adapter ÷ raw verdicts do not rest on these
+    /// medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so the cases give up length: eight measured
+    /// iterations and one of warm-up, since the pilot has already run the operation for about half a second. No overhead
+    /// iterations: BenchmarkDotNet would time an empty call for many iterations a case to subtract a cost that is
+    /// negligible beside every case's own, lengthening the run without moving a ratio. Good for ratios within one run;
+    /// BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead subtracted.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
