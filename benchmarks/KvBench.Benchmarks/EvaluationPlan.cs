@@ -85,7 +85,8 @@ internal sealed record EvaluationPlan
     /// <summary>
     /// Point operations with <paramref name="pointJob"/> (the server rows' too when <paramref name="servers"/>), then
     /// synced puts with their own default job (<see cref="SlowOperationsAttribute"/>), in one BenchmarkDotNet run: one
-    /// build of the benchmark process for all, where two runs built it twice (about 40 s of the default run's 15 minutes).
+    /// build of the benchmark process for all, where two runs would build it twice, a noticeable part of the default
+    /// run's 15 minutes.
     /// </summary>
     private static Summary[] RunSuites(Job pointJob, bool servers) =>
         BenchmarkRunner.Run(

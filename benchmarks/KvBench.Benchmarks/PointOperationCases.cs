@@ -23,10 +23,10 @@ public abstract class PointOperationCases
 {
     /// <summary>
     /// The same for every row. Each row and value size loads it once per run (see <see cref="Dataset"/>), about 40
-    /// loads, and the slowest loader, FileSystem (a file created and renamed per record), managed only a few hundred
-    /// files a second on this shared two-core machine: 5,000 records keep its four loads near a minute, inside the
-    /// default run's 15 minutes. A larger set lengthens the load, not the measurement: 5 MB per row stays warm in the
-    /// page cache as 50 MB would, and every B-tree here is already more than one level deep.
+    /// loads, and the slowest loader, FileSystem (a file created and renamed per record), creates files slowly enough
+    /// that 5,000 records are what keeps its loads inside the default run's 15 minutes. A larger set lengthens the load,
+    /// not the measurement: 5 MB per row stays warm in the page cache as 50 MB would, and every B-tree here is already
+    /// more than one level deep.
     /// </summary>
     public const int DefaultRecordCount = 5_000;
 
@@ -49,8 +49,8 @@ public abstract class PointOperationCases
     /// Whether <paramref name="method"/> is measured at <paramref name="valueBytes"/>: Put and Get at every size,
     /// <see cref="GetArray"/> and <see cref="HaveKey"/> at <see cref="PublishedPointOperations.ValueBytes"/> only. What
     /// GetArray adds to Get is a new array, which the Allocated column shows and which at 1028 B differs only by its
-    /// length; HaveKey returns no value. Their second size cost the default run about 35 cases, over two minutes of its
-    /// 15 (it took 17 min 44 s with them on 2026-11-25 here).
+    /// length; HaveKey returns no value. Their second size would add dozens of cases, minutes that the default run's 15
+    /// cannot spare.
     /// </summary>
     public static bool MeasuresAt(string method, int valueBytes) =>
         method is not (nameof(GetArray) or nameof(HaveKey)) || valueBytes == PublishedPointOperations.ValueBytes;

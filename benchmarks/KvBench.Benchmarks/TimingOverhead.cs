@@ -9,7 +9,7 @@ namespace KvBench.Benchmarks;
 /// <summary>
 /// What the workload runner adds to every operation it times: two <see cref="Stopwatch.GetTimestamp"/> calls and a
 /// <see cref="LatencyHistogram.Record"/>, against an empty call. Run it with
-/// <c>-- --filter '*TimingOverhead*'</c>; the README states the result beside Memory's 40 ns Get.
+/// <c>-- --filter '*TimingOverhead*'</c>; the README states the result beside Memory's Get.
 /// </summary>
 [BenchmarkCategory(Categories.Overhead)]
 public class TimingOverhead

@@ -4,8 +4,8 @@ namespace KvBench.Stores;
 
 /// <summary>
 /// Refuses writes with <see cref="StoreFullException"/> while the file system that holds a store has less than a reserve
-/// free, for engines that a full disk does not fail cleanly or that write on their own after acknowledging: measured on
-/// a 16 MiB tmpfs, FASTER 2.6.5 blocks its writer for good once its log cannot flush a page, and LiteDB copies its log
+/// free, for engines that a full disk does not fail cleanly or that write on their own after acknowledging: on a full
+/// file system, FASTER 2.6.5 blocks its writer for good once its log cannot flush a page, and LiteDB copies its log
 /// into the data file after the writes were acknowledged. The reserve leaves room for what the engine writes on its
 /// own (a log page, a checkpoint). RocksDB no longer takes one: Debian's 7.8.3 aborted the process on the first write
 /// that found the disk full (an assertion in its WAL writer), while the RocksDB package's 11.12.0 fails that write

@@ -78,8 +78,8 @@ public abstract class StoreRow
     internal virtual bool BuildsEnginePerOperation => false;
 
     /// <summary>
-    /// Whether the row keeps every record in a file of its own, so each record loaded is a file created (about 0.5 ms
-    /// here): the benchmarks preload fewer records for such a row. Default: no.
+    /// Whether the row keeps every record in a file of its own, so each record loaded is a file created, far slower
+    /// than a record in any other row: the benchmarks preload fewer records for such a row. Default: no.
     /// </summary>
     internal virtual bool FilePerRecord => false;
 

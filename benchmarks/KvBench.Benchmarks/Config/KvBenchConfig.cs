@@ -18,15 +18,13 @@ internal static class KvBenchConfig
 {
     /// <summary>
     /// The job of the default run: a few short iterations per case, so about 140 cases finish inside the 15 minutes on
-    /// two cores. 50 ms iterations: at 100 ms the cases took 7 min 54 s of a 15 min 25 s run on 2026-11-25, about 3.5 s
-    /// a case, a second of it BenchmarkDotNet's pilot finding the invocation count at the iteration time; the adapter ÷
-    /// raw verdicts no longer rest on these medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so
-    /// the cases give up length, and since 2026-11-25 two of their ten iterations: eight measured and one of warm-up
-    /// (the pilot has already run the operation for about half a second) took about 20 s off a default run that had
-    /// ended at 15 min 11 s on a fresh clone, its 134 cases 6 min 3 s with their build. No overhead iterations: BenchmarkDotNet timed an empty call for 25 iterations
-    /// a case (6 of warm-up, 19 measured) to subtract under a nanosecond from cases that take 30 ns or more; without
-    /// them the 120 point cases took 261 s in a fresh-clone run on 2026-11-25, against 279 s and 309 s in two runs with. Good for ratios within one
-    /// run; BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead subtracted.
+    /// two cores. 50 ms iterations: longer ones do not fit that budget, since much of a case's time is BenchmarkDotNet's
+    /// pilot finding the invocation count at the iteration time. The adapter ÷ raw verdicts do not rest on these
+    /// medians (they are measured paired: <see cref="Paired.PairedPrice"/>), so the cases give up length: eight measured
+    /// iterations and one of warm-up, since the pilot has already run the operation for about half a second. No overhead
+    /// iterations: BenchmarkDotNet would time an empty call for many iterations a case to subtract a cost that is
+    /// negligible beside every case's own, lengthening the run without moving a ratio. Good for ratios within one run;
+    /// BenchmarkDotNet's default job (<c>--full</c>) for publishable precision, overhead subtracted.
     /// </summary>
     public static Job EvaluationJob { get; } = Job.Default
         .WithId("Evaluation")
@@ -39,10 +37,9 @@ internal static class KvBenchConfig
     /// <summary>
     /// How BenchmarkDotNet builds its copy of this project for the benchmark process, applied to every job (a mutator,
     /// so the jobs of a run still share one build): that copy rebuilds every project of the solution into a folder of
-    /// its own, 46 s of a default run on a fresh clone on 2026-11-27, and the same rebuild by hand (<c>dotnet build
-    /// --no-incremental</c> with BenchmarkDotNet's properties) took 36 s as it was and 22 s with these. (It also turns
-    /// the compiler server off, which cost most of the rest: 9 s with the server. BenchmarkDotNet's property comes
-    /// after these on its command line, so it wins.)
+    /// its own, a noticeable part of a default run, and the analyzers, style checks and XML docs these turn off are a
+    /// large part of that rebuild while they change no IL. (BenchmarkDotNet also turns the compiler server off, which
+    /// costs most of the rest; its property comes after these on its command line, so it wins.)
     /// </summary>
     private static Job BuildSettings { get; } = Job.Default.WithArguments(
     [

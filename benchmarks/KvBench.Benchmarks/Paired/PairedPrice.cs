@@ -13,8 +13,8 @@ namespace KvBench.Benchmarks.Paired;
 /// per row and up to <see cref="PairedPriceSettings.MaxProcesses"/> for a cell still inconclusive, each process counted
 /// once by the median of its rounds (<see cref="RatioInterval.OfProcesses"/>); beside them the method's null
 /// (<see cref="PairedPriceSettings.NullRows"/>), measured alike.
-/// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carried
-/// every difference between two processes and two moments, and two default runs of one build agreed on 32 of 50 verdicts.
+/// BenchmarkDotNet measures each case in a process of its own, minutes apart: the ratio of two such medians carries
+/// every difference between two processes and two moments, so two default runs of one build disagree on many verdicts.
 /// </summary>
 internal static class PairedPrice
 {

@@ -113,17 +113,17 @@ internal static class PairedRounds
         {
             // One round is row, reference, reference, row: each side runs one block straight after its own (its caches
             // warm) and one straight after the other side's (its caches refilled), so the round's sums compare like
-            // with like. A round of one block a side, alternately first, gave ratios in two clusters (FASTER's Get at
-            // 1028 B: about 0.6 with the raw driver's block second, 1.7 with the adapter's), and the median of twenty
-            // such rounds fell anywhere in the gap between them.
+            // with like. A round of one block a side, alternately first, gives ratios in two clusters, one for each
+            // side that runs second, and the median of such rounds can fall anywhere in the gap between them.
             long rowTicks = row(operations);
             long referenceTicks = reference(operations);
             long referenceAfterItsOwn = reference(operations);
             rowTicks += row(operations);
             ratios[round] = rowTicks / (double)Math.Max(1, referenceTicks + referenceAfterItsOwn);
 
-            // The time per call a program calling the store over and over sees is that of a block after its own: with
-            // both of the round's blocks, SQLite's raw Get took 8.5 µs here where BenchmarkDotNet measured 5.7.
+            // The time per call a program calling the store over and over sees is that of a block after its own:
+            // counting both of the round's blocks would include the cost of refilling caches after the other side, a
+            // slower time than BenchmarkDotNet, which runs one side alone, reports.
             referenceNanoseconds[round] = referenceAfterItsOwn * (1e9 / Stopwatch.Frequency) / operations;
         }
 

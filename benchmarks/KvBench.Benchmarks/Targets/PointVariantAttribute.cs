@@ -22,8 +22,8 @@ internal sealed class PointVariantAttribute(string row, RowVariantKind kind) : A
     /// <summary>
     /// The one value size the variant is measured at (0: every size of <see cref="PointOperationCases.ValueBytes"/>); its
     /// ratio cells at other sizes read "not measured". For the naive usages, which answer a question of usage rather
-    /// than of size, and for a variant whose every case costs the run seconds: the default run's 15 minutes hold about
-    /// 150 cases on two cores.
+    /// than of size, and for a variant whose every case costs the run seconds: the default run's 15 minutes hold only so
+    /// many cases on two cores (see <see cref="KvBenchConfig.EvaluationJob"/>).
     /// </summary>
     public int OnlyValueBytes { get; init; }
 }

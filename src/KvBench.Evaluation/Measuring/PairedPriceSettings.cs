@@ -13,11 +13,10 @@ public sealed record PairedPriceSettings
 
     /// <summary>
     /// Processes per row, each loading and measuring every cell again, taking turns at loading the raw driver first: 3
-    /// by default. What differs between processes (code layout, the heap's pages, the JIT's choices) moved single-process
-    /// ratios by more than the 10% goal (Memory's Get at 1028 B measured 1.08, 1.30 and 1.58 of its raw driver in three
-    /// runs of one build), and only more processes let the interval see it: with 2, two default runs of one build gave
-    /// intervals for Memory's Get at 128 B of 1.05–1.20 and 0.97–1.10, and different verdicts for 8 of 47 cells. Three,
-    /// not four: with four the default evaluation took 15 min 16 s on a fresh clone, over its 15 minutes.
+    /// by default. What differs between processes (code layout, the heap's pages, the JIT's choices) moves
+    /// single-process ratios by more than the 10% goal, even between runs of one build, and only more processes let the
+    /// interval see it: with 2, two default runs of one build gave intervals for the same cell that barely overlapped,
+    /// and different verdicts for many cells. Three, not four: four do not fit the default evaluation's 15 minutes.
     /// </summary>
     public int Processes { get; init; } = 3;
 
@@ -25,17 +24,17 @@ public sealed record PairedPriceSettings
     /// The most processes a cell is measured in: 6 by default. After <see cref="Processes"/>, a cell whose goal is still
     /// inconclusive (its interval straddles the goal) is measured again, alone with the row's other undecided cells, in
     /// one more process per pass, until it is decided, has this many processes, or <see cref="ExtraTime"/> has passed.
-    /// Student's t at six processes makes an interval about 2.4 times narrower than at three for the same spread; two
-    /// default runs with three processes each disagreed on 6 of 47 verdicts, every one of them a cell near 1.0 that one
-    /// run called met and the other inconclusive.
+    /// Student's t at six processes makes an interval about 2.4 times narrower than at three for the same spread; with
+    /// three processes alone, two default runs of one build can disagree on cells near 1.0, one run calling a goal met
+    /// and the other inconclusive.
     /// </summary>
     public int MaxProcesses { get; init; } = 6;
 
     /// <summary>
     /// How long the extra processes of undecided cells may take in all: 20 s by default, what the default evaluation's
-    /// 15 minutes leave; no worker starts after it, so a pass may leave some rows out. With 30 s two default runs on fresh
-    /// clones took 14 min 3 s and 14 min 44 s (the second on a slower machine: its build, BenchmarkDotNet cases and probes
-    /// each took longer), and their first pass of extra processes 20 and 24 s for 26 and 27 undecided cells.
+    /// 15 minutes leave; no worker starts after it, so a pass may leave some rows out. A longer budget brings the default
+    /// evaluation too close to its 15 minutes on a slower machine, whose build, BenchmarkDotNet cases and probes all take
+    /// longer.
     /// </summary>
     public TimeSpan ExtraTime { get; init; } = TimeSpan.FromSeconds(20);
 
@@ -68,10 +67,9 @@ public sealed record PairedPriceSettings
     /// <summary>
     /// About how long one block of the slower side runs when <see cref="ManyThreads"/> threads call: 20 ms by default.
     /// With more threads than cores, which thread the scheduler runs when (time slices of milliseconds) moves a short
-    /// block's wall time: measured against itself (the method's null, <see cref="NullRows"/>, ten processes each of
-    /// FASTER_raw, Memory_raw and RocksDB_raw on two cores, 2026-11-27), the processes' Get and Put at four threads spread
-    /// by 0.10 to 0.20 in logarithms with 2 ms blocks (one process's rounds of a cell as far apart as 0.34 and 2.42), 0.04
-    /// to 0.09 with 10 ms and 0.04 to 0.10 (median 0.05) with 20 ms; a cell's forty blocks take 0.8 s at 20 ms.
+    /// block's wall time: measured against itself (the method's null, <see cref="NullRows"/>), a raw driver's Get and Put
+    /// at four threads spread several times as much between processes with 2 ms blocks as with 10 ms or 20 ms ones,
+    /// and 20 ms still keeps a cell's forty blocks under a second.
     /// </summary>
     public TimeSpan ManyThreadsBlock { get; init; } = TimeSpan.FromMilliseconds(20);
 
@@ -83,11 +81,10 @@ public sealed record PairedPriceSettings
     /// driver, in the same passes, whenever their row is measured; <c>Memory_raw</c> by default, the fastest calls, where
     /// the method's own noise weighs most. The ratio is 1 in truth, so its intervals show what the method alone makes of
     /// no difference, at one thread and at <see cref="ManyThreads"/>, and one without 1 in it would say the method
-    /// favours a side. Measured so by hand: Memory_raw, FASTER_raw, LMDB_raw and RocksDB_raw against themselves in ten
-    /// processes each spread by 0.01 to 0.08 in logarithms at one thread, where the adapters against their raw drivers
-    /// spread by 0.01 to 0.20. One row, and only its cells of the thread table (Get and Put at
-    /// <see cref="ManyThreadsValueBytes"/>, at one thread and at <see cref="ManyThreads"/>): every cell of Memory_raw took
-    /// 2.7 s a process of the evaluation's 15 minutes.
+    /// favours a side. Raw drivers measured so by hand against themselves spread less between processes than the
+    /// adapters against their raw drivers, so the null's intervals bound what the method's noise alone can explain. One
+    /// row, and only its cells of the thread table (Get and Put at <see cref="ManyThreadsValueBytes"/>, at one thread and
+    /// at <see cref="ManyThreads"/>): every cell of a null row costs the evaluation's 15 minutes a process's time.
     /// </summary>
     public IReadOnlyList<string> NullRows { get; init; } = [RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw)];
 

@@ -31,8 +31,8 @@ public sealed record TargetCheck(string Row, string Method, int ValueBytes, stri
 /// <c>Put</c>, <c>Get</c> (TryGet into a reused buffer) and <c>HaveKey</c> allocate nothing, <c>GetArray</c> allocates no
 /// more than the array it returns, and the adapter costs at most <see cref="MaxAdapterOverRaw"/> times its raw driver.
 /// A ratio's verdict comes from its confidence interval, not its median alone: single medians of ten short iterations
-/// moved by more than the goal's 10% between two runs of the same build (one run's LMDB HaveKey measured 0.64 of its
-/// raw baseline at 128 B and 1.17 at 1028 B), so a median near 1.10 says "inconclusive", not "met" or "missed".
+/// move by more than the goal's 10% between two runs of the same build, so a median near 1.10 says "inconclusive",
+/// not "met" or "missed".
 /// </summary>
 public static class PointOperationTargets
 {

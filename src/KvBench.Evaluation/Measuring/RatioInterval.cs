@@ -50,9 +50,9 @@ public static class RatioInterval
     /// process counts once, by the median of its rounds, and the ratio is the geometric mean of those medians, with
     /// Student's t interval of their logarithms (<see langword="null"/> with fewer than two processes). A process, not a
     /// round, is the unit: what differs between processes (code layout, which pages the heap got, the JIT's choices)
-    /// held for all of one process's rounds and moved fast rows by more than the 10% goal (Memory's Get at 128 B in six
-    /// worker processes of one build: medians from 0.98 to 1.67, every round of the 1.67 process above 1.08). A bootstrap over so few
-    /// processes could not reach past the ones it drew, and two default runs then disagreed on 8 of 47 verdicts.
+    /// holds for all of one process's rounds and moves fast rows by more than the 10% goal, so one process's rounds can
+    /// all sit on one side of another's. A bootstrap over so few processes could not reach past the ones it drew, and
+    /// two default runs then disagreed on verdicts that this interval keeps apart.
     /// </summary>
     public static (double Ratio, (double Low, double High)? Interval) OfProcesses(IReadOnlyList<IReadOnlyList<double>> processes)
     {

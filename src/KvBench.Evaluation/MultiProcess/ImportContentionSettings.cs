@@ -49,7 +49,7 @@ public sealed record ImportContentionSettings
     /// The default evaluation's: 2,000 records, 0.3 s of warm-up and 1.5 s measured per phase, so a row costs about
     /// 5 s (two phases, two process starts, the load and the read-back): a screen; <c>kvbench contend</c> measures 5 s
     /// per phase. Fewer records than the command's because FileSystem's row creates (and the run deletes) a file per
-    /// record, which took about 2 ms a file here.
+    /// record, at a cost per record far above any other row's.
     /// </summary>
     public static ImportContentionSettings Evaluation { get; } = new()
     {

@@ -22,11 +22,11 @@ namespace KvBench.Evaluation.Probes;
 /// as such and never as a contradicted claim.
 /// </para>
 /// <para>
-/// The probe this replaced compared one small and one 40x larger store against √40: Memory's full scan measured 6.5x and
-/// 6.0x in two runs against a threshold of 6.3, so one cell flipped with the noise. Ten runs per row here on 2026-11-27:
-/// indexed rows fitted -0.16 to 0.10 (margin 0.25 or more below 0.35) but for LiteDB's shared mode, 0.27 to 0.33, whose
-/// every call opens the file; full scans 0.78 to 1.04 (margin 0.13 or more above 0.65). The table is in the README
-/// (Measured capabilities).
+/// The probe this replaced compared one small and one 40x larger store against √40: noise of a few percent moved a
+/// full scan's ratio across that single threshold, so a cell could flip between runs. The fitted exponent leaves a
+/// wide margin on either side: indexed rows fit well below <see cref="IndexedBelow"/> (LiteDB's shared mode, whose every
+/// call opens the file, comes closest) and full scans well above <see cref="FullScanAbove"/>. The table is in the
+/// README (Measured capabilities).
 /// </para>
 /// </remarks>
 public static class PrefixScanProbe
@@ -136,13 +136,11 @@ public static class PrefixScanProbe
     /// <summary>
     /// Scans, untimed, for <paramref name="duration"/>: <see cref="s_warmUp"/> at the first size, <see cref="s_settle"/>
     /// at each later one. The JIT compiles a method fully only after 30 calls and a quiet 100 ms, so without the first the
-    /// small sizes were timed in unoptimised code and the large ones in optimised code: Memory's first two probes in a
-    /// process fitted exponents of 0.54 and 0.46 (inconclusive), its next eight 0.97. Without the second, a load that
-    /// grows the managed heap (the Memory floor's) left the next scans allocating in pages the process had not touched
-    /// yet: the floor's scan of five records among 64,000 took 3.6 to 4.3 µs, with a page fault every four scans, until
-    /// a garbage collection ran (10 to 30 ms after the load), and 0.4 µs with none after it. Timed at once, the floor's
-    /// exponents spread from 0.03 to 0.35 over 26 probes, its verdict hanging on when the collector ran; with 100 ms of
-    /// settling, from -0.07 to 0.13 over 20.
+    /// small sizes were timed in unoptimised code and the large ones in optimised code, and a process's first probes
+    /// fitted exponents in the inconclusive band where later ones fitted near 1. Without the second, a load that grows
+    /// the managed heap (the Memory floor's) left the next scans allocating in pages the process had not touched yet:
+    /// each scan paid page faults until a garbage collection ran some milliseconds after the load, so the floor's
+    /// exponent, timed at once, hung on when the collector ran; settling first takes that out of the fit.
     /// </summary>
     private static void WarmUp(IKeyValueStore store, TimeSpan duration)
     {

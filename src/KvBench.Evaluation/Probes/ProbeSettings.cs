@@ -22,7 +22,7 @@ public sealed record ProbeSettings
     /// The sizes, in records, the prefix-scan probe's store is grown through: 250 to 64,000 by default, a ratio of 256,
     /// wide enough that an index's logarithmic growth and a full scan's linear one fit exponents far apart
     /// (see <see cref="PrefixScanProbe"/>). The largest size bounds the probe's time: FileSystem, the slowest loader,
-    /// writes 64,000 files in about ten seconds here.
+    /// creates a file per record.
     /// </summary>
     public IReadOnlyList<int> ScanStoreSizes { get; init; } = [250, 1_000, 4_000, 16_000, 64_000];
 
@@ -31,8 +31,8 @@ public sealed record ProbeSettings
 
     /// <summary>
     /// How long the single-thread read and write loops each run. Default: 1 s, hundreds of thousands of calls on the
-    /// fast rows and thousands on the slowest; at 2 s the nine rows' loops took 36 s of a default evaluation that ended
-    /// at 15 min 11 s here (2026-11-25). The thread sweep measures throughput at length.
+    /// fast rows and thousands on the slowest, enough for a rate; longer loops take time the default evaluation's 15
+    /// minutes do not have. The thread sweep measures throughput at length.
     /// </summary>
     public TimeSpan ThroughputDuration { get; init; } = TimeSpan.FromSeconds(1);
 
@@ -42,9 +42,8 @@ public sealed record ProbeSettings
     /// <summary>
     /// Crash rounds per row and tier for the durability table (a writer killed with SIGKILL, the store reopened): 2 by
     /// default, a screen that the table shows as one; each round starts a writer process, kills it and reopens the
-    /// store, and at 3 the rounds took 59 s of a default evaluation that ended at 14 min 59.5 s here (2026-11-25).
-    /// <c>--full</c> runs 50, and <c>KVBENCH_CRASH_ROUNDS</c> overrides it (the crash suite of <c>dotnet test</c> at
-    /// 50 per row and tier lost nothing on LMDB, RocksDB and both LiteDB rows on 2026-11-25).
+    /// store, and a third round a row does not fit the default evaluation's 15 minutes. <c>--full</c> runs 50, and
+    /// <c>KVBENCH_CRASH_ROUNDS</c> overrides it (the crash suite of <c>dotnet test</c> runs the same rounds at length).
     /// </summary>
     public int CrashRounds { get; init; } = 2;
 

@@ -20,7 +20,7 @@ public sealed record MachineInfo(string Cpu, int LogicalCores, long MemoryBytes,
         Runtime: $"{RuntimeInformation.FrameworkDescription} {RuntimeInformation.ProcessArchitecture}",
         FileSystem: FileSystemOf(dataDirectory));
 
-    /// <summary>One line for a chart's title: "measured 2026-11-22 on &lt;CPU&gt;, 2 logical cores, 24 GiB, ext4".</summary>
+    /// <summary>One line for a chart's title: "measured &lt;date&gt; on &lt;CPU&gt;, 2 logical cores, 24 GiB, ext4".</summary>
     public string Summary(DateTimeOffset measured) =>
         string.Create(System.Globalization.CultureInfo.InvariantCulture, $"measured {measured:yyyy-MM-dd} on {Cpu}, {LogicalCores} logical cores, {MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {FileSystem}");
 

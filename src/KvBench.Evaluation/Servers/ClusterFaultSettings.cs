@@ -19,7 +19,7 @@ public enum FaultTarget
 /// </summary>
 public sealed record ClusterFaultSettings
 {
-    /// <summary>Operations sent per second, open loop: each is due at its own time whether or not the last returned. Default: 100, a tenth of what a synced three-member etcd here takes from one client.</summary>
+    /// <summary>Operations sent per second, open loop: each is due at its own time whether or not the last returned. Default: 100, well below what a synced three-member etcd takes from one client, so a stall is the fault's and not the load's.</summary>
     public int Rate { get; init; } = 100;
 
     /// <summary>

@@ -153,7 +153,7 @@ public abstract class KeyChooser
 
     /// <summary>
     /// YCSB's scrambled zipfian: draws a rank from a zipfian over a fixed, very large item space (10 billion, whose ζ
-    /// YCSB hard-codes as 26.46902820178302; <see cref="ZipfianGenerator.Zeta(long, double)"/> computes it) and hashes it
+    /// YCSB hard-codes; <see cref="ZipfianGenerator.Zeta(long, double)"/> computes it) and hashes it
     /// (FNV-1a 64) onto the records, so the popular records are
     /// spread over the key space instead of being the first ones, and the popularity does not change as inserts add records.
     /// </summary>

@@ -33,9 +33,9 @@ public static class WorkloadRunner
 
     /// <summary>
     /// What two back-to-back clock reads measure (the median of 1,001 pairs), subtracted from every timed interval:
-    /// the interval of an operation includes one clock read's cost, about 26 ns on the machine KvBench is built on,
-    /// where reading the clock twice and recording costs 56 ns an operation (BenchmarkDotNet's <c>TimingOverhead</c>),
-    /// as much as a 40 ns Get. Throughput still pays the whole 56 ns; the latencies do not pay the part the clock adds.
+    /// the interval of an operation includes one clock read's cost, which is of the order of the fastest rows' whole
+    /// Get (BenchmarkDotNet's <c>TimingOverhead</c> measures reading the clock twice and recording). Throughput still
+    /// pays all of it; the latencies do not pay the part the clock adds.
     /// </summary>
     private static readonly long s_clockTicks = CalibrateClock();
 

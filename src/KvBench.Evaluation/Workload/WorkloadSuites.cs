@@ -56,14 +56,12 @@ public sealed record SuiteSettings
     /// <summary>
     /// The default evaluation's: 0.2 s of warm-up and 0.5 s measured per run, 12 runs per row (6 of the sweep at 1 and 4
     /// threads, the two counts the thread-cost table compares on two cores, 6 of YCSB) on one load of 50,000 records;
-    /// then 6 runs of the scale sweep per row at 1,000 and 10,000 records. On 2026-11-25 here, with LiteDB's two rows
-    /// added, the sweep at 1, 4 and 16 threads on 100,000 records made this step take 244 s of a 21-minute evaluation
-    /// (with the probes 275 s, <c>kvbench adr</c> on a loaded machine), over its 15 minutes, and with 0.3 s and 0.7 s a
-    /// run, on 1 and 4 threads and 50,000 records, 127 s of a 17 min 44 s evaluation; <c>--full</c> and
-    /// <c>kvbench sweep threads</c> run every thread count. Up to 100,000 records the scale sweep took 3 min 56 s for
-    /// seven rows on 2026-11-22 on a loaded machine, most of it FileSystem creating 100,000 files, which the 15-minute
-    /// evaluation cannot afford: <c>--full</c> and <c>kvbench sweep scale</c> go to a million. A screen, not a verdict;
-    /// <c>kvbench ycsb</c> and <c>kvbench sweep</c> run 5 s each.
+    /// then 6 runs of the scale sweep per row at 1,000 and 10,000 records. A third thread count, longer runs or 100,000
+    /// records take this step past what the default evaluation's 15 minutes leave it, and a scale sweep up to 100,000
+    /// records is mostly FileSystem creating a file per record, which the 15-minute evaluation cannot afford either:
+    /// <c>--full</c> and <c>kvbench sweep threads</c> run every thread count, and <c>--full</c> and
+    /// <c>kvbench sweep scale</c> go to a million records. A screen, not a verdict; <c>kvbench ycsb</c> and
+    /// <c>kvbench sweep</c> run 5 s each.
     /// </summary>
     public static SuiteSettings Evaluation { get; } = new()
     {

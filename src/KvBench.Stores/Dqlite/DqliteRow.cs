@@ -35,8 +35,8 @@ internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabi
 
     /// <summary>
     /// KvBench's bound, not dqlite's (SQLite's is about 1 GB): a value larger than a line is sent in parts of about
-    /// 2,000 bytes, one shell line each, so a value costs a line per 2 KB to write and twice its size in hex to read;
-    /// 4 MiB took 1.2 s to stage and 1.2 s to commit here.
+    /// 2,000 bytes, one shell line each, so a value costs a line per 2 KB to write and twice its size in hex to read,
+    /// and staging and committing a value of the bound already takes seconds.
     /// </summary>
     internal const int MaxValueBytesBound = 4 * 1024 * 1024;
 

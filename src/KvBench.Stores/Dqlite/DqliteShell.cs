@@ -24,15 +24,15 @@ internal sealed class DqliteShell : IDisposable
     /// <summary>
     /// The longest line the shell reads whole. With its input not a terminal it reads lines through Go's
     /// <c>bufio.Reader</c> of 4,096 bytes (liner's fallback, <c>ReadLine</c> with the "line continues" flag ignored), so a
-    /// longer line reaches it as several statements of at most 4,096 bytes each, newline included: seen here, a
-    /// 4,140-byte INSERT ran as two broken statements.
+    /// longer line reaches it as several statements of at most 4,096 bytes each, newline included: a longer INSERT runs
+    /// as two broken statements.
     /// </summary>
     internal const int MaxLineBytes = 4095;
 
     /// <summary>
-    /// The longest SELECT line that is answered. A valid SELECT of 4,079 bytes or more was never answered here (go-dqlite
-    /// 1.11.5 on dqlite 1.11.1; one of 4,078 was, and so were lines of 4,095 bytes that write, and a malformed SELECT of
-    /// 4,096 bytes, refused at once): the shell waits until it is killed.
+    /// The longest SELECT line that is answered. go-dqlite 1.11.5 on dqlite 1.11.1 never answers a valid SELECT of
+    /// 4,079 bytes or more (it answers one of 4,078 bytes, and lines of 4,095 bytes that write, and refuses a malformed
+    /// SELECT of 4,096 bytes at once): the shell waits until it is killed.
     /// </summary>
     internal const int MaxQueryLineBytes = 4078;
 

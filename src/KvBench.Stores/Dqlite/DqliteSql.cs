@@ -46,16 +46,14 @@ internal static class DqliteSql
     /// The connection's settings for a write that is staged (a batch, or a value too long for one line).
     /// Temporary tables are the leader's, of this connection, and are not replicated: a batch or a large value is staged
     /// there line by line, at no Raft commit, then written to the store in one statement. They are kept in memory: with
-    /// SQLite's default (a file once a temporary table outgrows its 500-page cache), a leader here died of a segmentation
-    /// fault (exit 139) at about 1.7 MB of staged parts, and the leader elected next died of the same lines; dqlite 1.11's
-    /// file system layer is not made for SQLite's temporary files.
-    /// The page cache may hold 256 MiB (<c>cache_size</c>; SQLite's default is 2 MB): a transaction that changed more pages
-    /// than the cache holds failed at its commit, and one that failed so could leave some of its rows written. By hand on
-    /// a dqlite 1.11.1 cluster here, statements of 1,000 inserts of 148 B each into one table went in until the table held
-    /// 10,000 rows; the next failed with "commit: disk I/O error" and 26 of its rows were in the table after it, and every
-    /// later one of the same size failed with "unable to rollback: exec: disk I/O error" (with <c>cache_spill</c> off the
-    /// same; with this cache size all 20 went in). The cache is the leader's, one per connection, and grows only with the
-    /// pages read or written.
+    /// SQLite's default (a file once a temporary table outgrows its 500-page cache), the leader dies of a segmentation
+    /// fault (exit 139) once the staged parts spill to a file, and the leader elected next dies of the same lines;
+    /// dqlite 1.11's file system layer is not made for SQLite's temporary files.
+    /// The page cache may hold 256 MiB (<c>cache_size</c>; SQLite's default is 2 MB): in dqlite 1.11, a transaction that
+    /// changes more pages than the cache holds fails at its commit with "commit: disk I/O error", may leave some of its
+    /// rows written, and every later one of the same size then fails with "unable to rollback: exec: disk I/O error"
+    /// (with <c>cache_spill</c> off the same); with this cache size the evaluation's batches go in. The cache is the
+    /// leader's, one per connection, and grows only with the pages read or written.
     /// </summary>
     private const string ConnectionPragmas = "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144";
 
@@ -110,7 +108,7 @@ internal static class DqliteSql
     /// most <paramref name="rows"/>, ending at the first row that starts past <see cref="PageValueBytes"/> of values.
     /// Each row is printed as <c>=KEYHEX|VALUEHEX</c>. The running sum is over the page's keys and lengths only: the
     /// LIMIT is taken first, in a subquery of its own (a window in the same SELECT as the LIMIT sums every row the WHERE
-    /// lets through, half the table for a scan from a random key: 44 ms a scan of 10,000 records here), and SQLite's
+    /// lets through, half the table for a scan from a random key), and SQLite's
     /// window keeps no value in a temporary table (see <see cref="ConnectionPragmas"/> for why none may grow). The page's
     /// rows are put in key order by the caller.
     /// </summary>

@@ -196,8 +196,9 @@ internal sealed class DqliteStore : StoreAdapter
 
     /// <summary>
     /// An idle shell, or a new one. A new shell lists the members starting at the next one each time: the shell tries
-    /// them in order to find the leader, waiting 15 s on a member that takes its connection and answers nothing (a
-    /// paused one), so the shells that replace ones killed on a paused leader do not all wait on the same member.
+    /// them in order to find the leader, waiting out a long timeout on a member that takes its connection and answers
+    /// nothing (a paused one), so the shells that replace ones killed on a paused leader do not all wait on the same
+    /// member.
     /// </summary>
     private DqliteShell Rent()
     {

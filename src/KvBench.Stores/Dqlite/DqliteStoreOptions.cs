@@ -30,7 +30,7 @@ public sealed record DqliteStoreOptions : ServerStoreOptions
     /// How long a call waits for the cluster's answer before it fails with <see cref="StoreUnavailableException"/> and
     /// its shell process is killed. The shell sets no deadline of its own: a request to a leader that stopped answering
     /// (paused, cut off) would wait forever, while one sent during an election waits for the new leader. Default:
-    /// <see cref="DefaultRequestTimeout"/>, about twice the election seen here after a leader was killed.
+    /// <see cref="DefaultRequestTimeout"/>, about twice as long as the election that follows a killed leader takes.
     /// </summary>
     public TimeSpan RequestTimeout { get; init; } = DefaultRequestTimeout;
 }

@@ -19,8 +19,8 @@ internal sealed class FasterRow() : StoreRow(StoreNames.Faster, new StoreCapabil
     public override bool HasRawBaseline => true;
 
     /// <summary>
-    /// FASTER walks its log without checks: a damaged record header faults inside its log scan, a SIGSEGV (measured here
-    /// on 2026-11-22 with flipped bits in its log).
+    /// FASTER walks its log without checks: a damaged record header (a flipped bit in its log, for one) faults inside its
+    /// log scan, a SIGSEGV.
     /// </summary>
     internal override bool MayCrashOnDamagedFiles => true;
 

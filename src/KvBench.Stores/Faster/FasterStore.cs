@@ -199,9 +199,9 @@ internal sealed unsafe class FasterStore : StoreAdapter
     /// key) and puts the matching keys in order. <c>Iterate</c>, meant to yield only the latest live version of each key,
     /// would save nothing: it builds a temporary store per call, and in 2.6.5 it is not exact either: when a
     /// key is deleted or overwritten after its record left the mutable region, the old version comes back as well, as
-    /// a phantom with its old value, no tombstone and the key's last byte overwritten (seen here: delete one and
-    /// overwrite another of 5,000 records, and the iterator yields 5,001). So the iterator only nominates keys; each
-    /// distinct one is then read the normal way, which sees deletes, takes FASTER's record locks and returns the
+    /// a phantom with its old value, no tombstone and the key's last byte overwritten (delete one key and overwrite
+    /// another, and the iterator yields one record more than there are live keys). So the iterator only nominates keys;
+    /// each distinct one is then read the normal way, which sees deletes, takes FASTER's record locks and returns the
     /// current value, and keys that read as absent (phantoms, or keys deleted meanwhile) are dropped. A phantom that
     /// happens to spell a live key is a duplicate, and duplicates are skipped.
     /// </para>

@@ -90,7 +90,7 @@ internal sealed class LiteDbRow : StoreRow
     /// <summary>
     /// Whether an exception LiteDB raised while opening or serving a valid call means its file is damaged: LiteDB reads
     /// page headers, lengths and BSON type bytes without checksums, so flipped bits surface as whatever its readers trip
-    /// over. Seen here with flipped bits in the data file: NotSupportedException ("BSON type not supported"),
+    /// over. Flipped bits in the data file surface as NotSupportedException ("BSON type not supported") and
     /// NotImplementedException; index, cast and length errors are the same trip in other places. The adapter checks
     /// every key and value before LiteDB sees it, so none of these comes from the caller's input. The contract passes
     /// such exceptions on unchanged as caller errors, hence this check ahead of it.

@@ -340,7 +340,7 @@ internal sealed class LmdbEnvironment : IDisposable
 
     /// <summary>
     /// LMDB writes a commit's pages with pwrite and turns a short write into EIO, which is what a full disk gives when
-    /// part of the pages still fit (seen on tmpfs). A failed commit's EIO on a file system without room for the
+    /// part of the pages still fit (as on tmpfs). A failed commit's EIO on a file system without room for the
     /// commit's bytes and a page per 4 KiB of them is named for what it is: ENOSPC.
     /// </summary>
     private MDBResultCode WithFullDiskNamed(MDBResultCode rc, long operationBytes)

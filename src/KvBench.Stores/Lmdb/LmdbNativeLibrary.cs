@@ -22,9 +22,9 @@ namespace KvBench.Stores.Lmdb;
 /// size, rollback) are absent from 0.9 and throw <see cref="EntryPointNotFoundException"/>: the row never calls them.
 /// </para>
 /// <para>
-/// LMDB 1.0 writes data format 3, which 0.9 does not read, and the other way round: checked here by building LMDB 1.0.1
-/// from the package's own <c>wasm/mdb.c</c> (the LMDB_1.0.1 tag its binaries are built from) and opening each line's
-/// file with the other, which fails at open with MDB_INVALID ("File is not an LMDB file") both ways; nothing is misread.
+/// LMDB 1.0 writes data format 3, which 0.9 does not read, and the other way round: LMDB 1.0.1 built from the package's
+/// own <c>wasm/mdb.c</c> (the LMDB_1.0.1 tag its binaries are built from) and 0.9 each fail to open the other's file
+/// with MDB_INVALID ("File is not an LMDB file"); nothing is misread.
 /// So a store written where the bundled library loads cannot be opened where the fallback runs, and the reverse.
 /// </para>
 /// <para>

@@ -19,9 +19,9 @@ namespace KvBench.Stores.Lmdb;
 /// </para>
 /// <para>
 /// A thread's own transaction is what makes a read pay no locked instruction here: the shared pool's take and give-back
-/// are four (an exchange, a compare-exchange and the count's two adds), which with the reader-writer lock the
-/// transactions' gate replaced put LMDB's Get at 1.22 of a raw driver that renews and resets one transaction of its own
-/// (+97 ns on 380 ns, measured paired). Only the owning thread writes its entry,
+/// are four (an exchange, a compare-exchange and the count's two adds), which, with the reader-writer lock the
+/// transactions' gate replaced, cost LMDB's Get a measurable share over a raw driver that renews and resets one
+/// transaction of its own (measured paired). Only the owning thread writes its entry,
 /// and <see cref="Dispose"/> reads them after the adapter's gate let every call end. Entries sit 128 bytes apart, so
 /// threads reading at once do not write one cache line.
 /// </para>

@@ -20,8 +20,8 @@ internal sealed class LmdbRow() : StoreRow(StoreNames.Lmdb, new StoreCapabilitie
     public override bool HasNaiveUsage => true;
 
     /// <summary>
-    /// LMDB maps its file and follows page pointers without checks: a damaged pointer reads past the map, which is a
-    /// SIGBUS (measured here on 2026-11-22 with flipped bits in data.mdb).
+    /// LMDB maps its file and follows page pointers without checks: a damaged pointer (a flipped bit in data.mdb, for
+    /// one) reads past the map, which is a SIGBUS.
     /// </summary>
     internal override bool MayCrashOnDamagedFiles => true;
 

@@ -16,7 +16,7 @@ namespace KvBench.Stores.Lmdb;
 /// A <c>Get</c>, <c>TryGet</c> or <c>ContainsKey</c> allocates nothing managed beyond what the contract asks for (the
 /// array <c>Get</c> returns): <c>tx.Get(db, span)</c> hands back an <see cref="MDBValue"/> over the map, and the read
 /// transaction is a pooled one, renewed. A <c>Put</c> or <c>Delete</c> allocates one <see cref="LightningTransaction"/>
-/// (a finalizable object: 56 B per call on .NET 10 x64, measured by <c>LmdbStoreTests</c>), because LMDB cannot reuse a
+/// (a finalizable object, whose allocation <c>LmdbStoreTests</c> measure), because LMDB cannot reuse a
 /// write transaction and LightningDB makes an object for every transaction it begins.
 /// </remarks>
 internal sealed class LmdbStore : StoreAdapter

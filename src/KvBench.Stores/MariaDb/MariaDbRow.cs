@@ -77,7 +77,7 @@ internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapa
     /// mariadbd's temp directory, one per server: a starting server (and <c>mariadb-install-db</c>'s bootstrap) deletes
     /// every <c>#sql</c> file it finds in its temp directory as its own leftovers, so with the default /tmp one starting
     /// server deleted another's temporary tables, and concurrent installs failed with "Error on delete of
-    /// '/tmp/#sql-temptable-....MAD'" (3 of 12 when six ran at once here; 0 of 18 with a directory each).
+    /// '/tmp/#sql-temptable-....MAD'" when several ran at once, which a directory each prevents).
     /// </summary>
     private static string TempDirectory(string serverDirectory) => Path.Combine(serverDirectory, "tmp");
 

@@ -11,9 +11,8 @@ namespace KvBench.Stores.Memory;
 /// only a value of another length, a new array, must be replaced here too.
 /// Not <see cref="System.Collections.Immutable.ImmutableSortedSet{T}"/> of the keys, tried first: it has no enumerator
 /// that starts at a key, so a scan read each key through the indexer, a walk from the root per key, and then its value
-/// from the dictionary; YCSB-E's scans of 50,000 records at 4 threads took 23 µs at the median in a short
-/// <c>kvbench ycsb</c> run, against LMDB's 8 µs. Not one sorted array: an insert would move half of it, 400 KB at
-/// 50,000 entries.
+/// from the dictionary, and YCSB-E's scans ran several times slower than LMDB's. Not one sorted array: an insert would
+/// move half of it, 400 KB at 50,000 entries.
 /// </remarks>
 internal sealed class OrderedEntries
 {

@@ -32,7 +32,7 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
 
     /// <summary>
     /// SIGQUIT, PostgreSQL's immediate shutdown: the server stops its backends and removes its System V shared memory
-    /// segment on the way out, which a SIGKILL leaves behind (seen here: one 56-byte segment per killed server).
+    /// segment on the way out, which a SIGKILL leaves behind (one segment per killed server).
     /// </summary>
     internal override int? StopSignal => Signals.Quit;
 

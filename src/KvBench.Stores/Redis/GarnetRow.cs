@@ -14,8 +14,8 @@ namespace KvBench.Stores.Redis;
 /// (<see cref="RedisStore"/>), run from KvBench's .NET tool manifest. Its append-only file is the durability: every
 /// write is committed to it before the reply (<c>--aof --aof-commit-wait</c>), on <c>--device-type RandomAccess</c>,
 /// which opens the file <c>O_DIRECT</c> without <c>O_DSYNC</c>: a commit is one <c>pwrite64</c> that reached the
-/// device's (volatile) cache, and no call flushes it (strace: 200 <c>pwrite64</c> and no fsync-family call for 200
-/// SETs), so the row offers Buffered only.
+/// device's (volatile) cache, and no call flushes it (under strace, one <c>pwrite64</c> per SET and no fsync-family
+/// call), so the row offers Buffered only.
 /// </summary>
 /// <remarks>
 /// Garnet 2.2.8 names no option that calls fsync. Its <c>--device-type FileStream</c> opens the file through
@@ -46,14 +46,14 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
 {
     /// <summary>
     /// Garnet keeps a key over 1,022 bytes, or a value over its inline limit, on the heap instead of in the log's page,
-    /// so neither is bounded by a page. Here (2.2.8, 2026-11-25) a SET of an 8 MiB key, the largest tried, round-tripped;
-    /// KvBench refuses longer ones rather than claim what it did not see.
+    /// so neither is bounded by a page. KvBench bounds keys at 8 MiB, the largest that Garnet 2.2.8 was seen to store and
+    /// return, and refuses longer ones rather than claim what it did not check.
     /// </summary>
     private const int MaxKeyBytes = 8 * 1024 * 1024;
 
     /// <summary>
-    /// Values of 512 MiB round-tripped here (2.2.8, 2026-11-25, with a 5 GiB resident server); a SET of 512 MiB and one
-    /// byte got no reply within five minutes, so KvBench refuses anything longer.
+    /// Garnet 2.2.8 stores and returns values of 512 MiB, given a server with several GiB of memory, while a SET of one
+    /// byte more gets no reply within minutes, so KvBench refuses anything longer.
     /// </summary>
     private const int MaxValueBytes = 512 * 1024 * 1024;
 

@@ -65,8 +65,8 @@ internal sealed class RedisStore : StoreAdapter
         configuration.BacklogPolicy = BacklogPolicy.FailFast;
 
         // A server that comes back on the same port is reconnected to within a quarter of a second. The library's
-        // default, an exponential backoff, left a client of a Redis killed and restarted 3 s later without a connection
-        // for 16 s in one try and for more than 36 s in two others: a fault table would have measured the backoff.
+        // default, an exponential backoff, can leave a client of a Redis that was killed and restarted without a
+        // connection for many times the outage: a fault table would have measured the backoff.
         configuration.ReconnectRetryPolicy = new LinearRetry(250);
 
         // A value of hundreds of MiB takes longer to send than the 5 s default allows on a busy machine.

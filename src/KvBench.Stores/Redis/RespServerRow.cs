@@ -26,7 +26,7 @@ internal abstract class RespServerRow(string name, StoreCapabilities declared, S
 
     /// <summary>
     /// A PING over a plain socket: StackExchange.Redis, asked to connect before the server listens, keeps retrying in the
-    /// background for longer than the whole ready timeout (seen here: a server ready in 20 ms never answered it). Each
+    /// background for longer than the whole ready timeout, so even a server ready almost at once may go unanswered. Each
     /// PING waits at most <see cref="s_pingTimeout"/>: a Garnet starting up accepted a connection and never answered its
     /// PING, while every later connection was answered at once.
     /// </summary>

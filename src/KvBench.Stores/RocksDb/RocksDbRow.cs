@@ -27,8 +27,8 @@ internal sealed class RocksDbRow() : StoreRow(StoreNames.RocksDb, new StoreCapab
     public override bool HasNaiveUsage => true;
 
     /// <summary>
-    /// RocksDB fails every later write of the open that met a full disk with the same "No space left on device" (seen
-    /// here still 6.5 s after space was freed) and a WAL sync with "Writer has previous error"; its C API has no resume
+    /// RocksDB fails every later write of the open that met a full disk with the same "No space left on device" (even
+    /// seconds after space was freed) and a WAL sync with "Writer has previous error"; its C API has no resume
     /// call, so writes resume after a reopen.
     /// </summary>
     internal override bool KeepsDiskFullErrorUntilReopen => true;

@@ -22,10 +22,9 @@ namespace KvBench.Stores.RocksDb;
 /// the value where RocksDB holds it: TryGet copies it once, into the caller's buffer, and allocates nothing managed;
 /// ContainsKey copies nothing. The package's <c>RocksDb.Get(byte[] key, byte[] buffer, offset, length)</c> also
 /// allocates nothing managed, but it takes the key as an array (a copy of the caller's span) and goes through
-/// <c>rocksdb_get</c>, which copies the value into a malloc'ed block before it is copied again. Measured here over
-/// 20,000 calls each (GC.GetAllocatedBytesForCurrentThread, 9-byte key, 128-byte value): Put, TryGet, ContainsKey and a
-/// Buffered Flush 0 B per call, Get 152 B (the array it returns), PutMany 96 B per call (the package's WriteBatch
-/// object, which owns the native batch; PutMany has no allocation goal).
+/// <c>rocksdb_get</c>, which copies the value into a malloc'ed block before it is copied again. So Put, TryGet,
+/// ContainsKey and a Buffered Flush allocate nothing managed, Get only the array it returns, and PutMany the package's
+/// WriteBatch object, which owns the native batch (PutMany has no allocation goal).
 /// </remarks>
 internal sealed class RocksDbStore : StoreAdapter
 {
@@ -57,16 +56,14 @@ internal sealed class RocksDbStore : StoreAdapter
         if (options.Access == StoreAccess.ReadWrite)
         {
             // No free-space reserve (KeepFreeSpace), unlike while this row was Debian's RocksDB 7.8.3, which aborted
-            // the process on a full disk (an assertion in its WAL writer). RocksDB 11.12.0 fails the write cleanly,
-            // measured on 2026-11-25 with `kvbench load --store RocksDB --count 20000 --value-bytes 4096 --batch 1` on a
-            // 16 MiB tmpfs, three runs per tier: each exited 9 (StoreFull) within 2 s with "IO error: No space left on
-            // device: While appending to file: .../000004.log: No space left on device"; after the tmpfs was grown,
-            // 3,034 records read back byte for byte (`kvbench verify`) and new writes succeeded. With a 100 MiB tmpfs,
-            // where the first memtable flush found no room, the write after it failed the same way (exit 9) and all
-            // 16,997 (Buffered) and 17,613 (Synced) stored records verified. Within the open that met the full disk,
-            // though, every later write gets the same error, even seconds after space is freed, and syncing the WAL
-            // gets "Writer has previous error": writes resume after a reopen, as StoreFullException says. DiskFullTests
-            // checks every acknowledged record in that open and after the reopen.
+            // the process on a full disk (an assertion in its WAL writer). RocksDB 11.12.0 fails the write cleanly: a
+            // load onto a small tmpfs (`kvbench load --store RocksDB --value-bytes 4096 --batch 1`) exits 9 (StoreFull)
+            // with "IO error: No space left on device: While appending to file: .../000004.log", at either tier and
+            // also where a memtable flush is what finds no room, and every record stored before it reads back byte for
+            // byte (`kvbench verify`), with new writes succeeding once there is room. Within the open that met the
+            // full disk, though, every later write gets the same error, even seconds after space is freed, and syncing
+            // the WAL gets "Writer has previous error": writes resume after a reopen, as StoreFullException says.
+            // DiskFullTests checks every acknowledged record in that open and after the reopen.
             Directory.CreateDirectory(directory);
         }
         else if (options.Access == StoreAccess.Secondary)

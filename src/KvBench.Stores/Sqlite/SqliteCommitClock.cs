@@ -50,7 +50,7 @@ internal sealed unsafe partial class SqliteCommitClock : IDisposable
     private GCHandle _self;
 
     // The checkpoint is bound here, through the same search as a P/Invoke of this assembly: a LibraryImport binds at its
-    // first call and allocated 40 bytes there, inside the first write that checkpoints.
+    // first call and allocates there, inside the first write that checkpoints.
     private static readonly delegate* unmanaged[Cdecl]<nint, byte*, int> s_checkpoint =
         (delegate* unmanaged[Cdecl]<nint, byte*, int>)NativeLibrary.GetExport(
             NativeLibrary.Load(LibraryName, typeof(SqliteCommitClock).Assembly, searchPath: null), "sqlite3_wal_checkpoint");

@@ -103,9 +103,10 @@ internal abstract class SqliteStoreBase : StoreAdapter
     /// <summary>The <c>synchronous</c> setting that makes an acknowledged write reach the tier asked for, and no further.</summary>
     /// <remarks>
     /// In WAL, NORMAL syncs only at checkpoints: a killed process loses nothing, a power cut may lose the last commits.
-    /// With the rollback journal NORMAL still flushes the device at every commit (a busy-trap run here measured 85
-    /// writes/s at NORMAL), which is more than Buffered asks; OFF hands every commit to the operating system without a
-    /// flush, which a killed process cannot undo, and is Buffered's equal. FULL flushes every commit in either journal.
+    /// With the rollback journal NORMAL still flushes the device at every commit (a busy-trap run at NORMAL writes only
+    /// as fast as the device flushes), which is more than Buffered asks; OFF hands every commit to the operating system
+    /// without a flush, which a killed process cannot undo, and is Buffered's equal. FULL flushes every commit in either
+    /// journal.
     /// </remarks>
     internal static string Synchronous(SqliteStoreOptions options) => options switch
     {

@@ -10,33 +10,31 @@ namespace KvBench.Stores.Sqlite;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Chosen as the fastest strategy that is safe on 2026-11-22 on this project's 2-core machine, shared with three other
-/// builds (load average 4 to 25 during the runs; /work/notes/issue-12.md has every table). Safe: under
-/// <c>kvbench sqlite busy</c> (5,000 read-await-write writes from 64 asynchronous writers) it let 0 busy errors reach
-/// the caller and lost 0 writes, as did every strategy row, while the naive pool of 4 connections let 3,738 through and
-/// lost those 3,738 writes. Fast: read-only at 4 threads on 100,000 records, run three times alternately with one
-/// shared connection and a connection per thread (<c>kvbench run --store &lt;row&gt; --mix read=1 --distribution uniform
-/// --records 100000 --threads 4 --warmup 1 --duration 3 --load</c>), it read 432,703, 355,904 and 763,767 records/s
-/// against 161,723, 198,508 and 198,267 for one shared connection (2.2x, median against median) and 389,729, 260,171
-/// and 519,307 for a connection per thread. Writes queue on one connection, as before.
+/// Chosen as the fastest strategy that is safe, by the SQLite suites (<c>kvbench sqlite</c>), whose tables the
+/// evaluation writes. Safe: under <c>kvbench sqlite busy</c> (read-await-write writes from many asynchronous writers)
+/// it lets no busy error reach the caller and loses no write, as every strategy row, while the naive pool of 4
+/// connections lets busy errors through and loses those writes. Fast: read-only at 4 threads (<c>kvbench run --store
+/// &lt;row&gt; --mix read=1 --distribution uniform --records 100000 --threads 4 --warmup 1 --duration 3 --load</c>) it
+/// reads far more records a second than one shared connection, and as many as a connection per thread. Writes queue
+/// on one connection, as before.
 /// </para>
 /// <para>
 /// Why not a connection per thread, which reads as fast: its writers meet inside SQLite and wait in busy_timeout's
 /// sleeps, with no queue, so nothing bounds a writer's wait below the 10 s timeout, after which SQLITE_BUSY reaches the
 /// caller; in <c>kvbench sqlite strategies --records 100000 --thread-counts 1 2 4 8 --warmup 0.5 --duration 2</c> its
-/// write-only p99 at 8 threads was 2.29 ms against 24.9 µs here. A shared cache adds table locks that no busy timeout
-/// covers; the rollback journal read 93,000 to 111,000 records/s in that sweep against 228,000 to 413,000 here, and
-/// Microsoft.Data.Sqlite opened per operation 108,000 to 156,000.
+/// write-only p99 at 8 threads is milliseconds where this strategy's is microseconds. A shared cache adds table locks
+/// that no busy timeout covers; the rollback journal, and Microsoft.Data.Sqlite opened per operation, read well below
+/// this strategy in that sweep.
 /// </para>
 /// <para>
-/// The price, in the same sweep: with reads and writes mixed at 8 threads on 2 cores, the writer competes for the CPU
-/// with readers that no longer queue behind it (46,030 operations/s and an update p99 of 9.93 ms, against 71,970 and
-/// 19.9 µs for one shared connection; a repeat gave 99.6 µs against 54.4 µs).
+/// The price, in the same sweep: with reads and writes mixed at more threads than cores, the writer competes for the
+/// CPU with readers that no longer queue behind it, so mixed throughput and the update p99 can fall behind one shared
+/// connection's.
 /// </para>
 /// <para>
 /// The read connections are one per thread: a read takes its thread's connection without a lock or an allocation and
-/// never waits for another reader (a stack of idle readers behind a lock read 1.4x one shared connection at 4 threads;
-/// a ConcurrentStack allocated a node per read). A thread's connection lives until the store is disposed.
+/// never waits for another reader (a stack of idle readers behind a lock read slower, every read taking the lock; a
+/// ConcurrentStack allocated a node per read). A thread's connection lives until the store is disposed.
 /// </para>
 /// </remarks>
 internal sealed class SqliteWriterReadersStore : SqliteStoreBase, ISqliteCommitClock

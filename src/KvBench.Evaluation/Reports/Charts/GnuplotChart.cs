@@ -87,7 +87,7 @@ public static class GnuplotChart
         script.Append("set border 3\nset tics nomirror\n");
         if (logY)
         {
-            // Whole numbers print in full (1000000, not gnuplot's 1e+06); fractions as the shortest decimal.
+            // Whole numbers print every digit (a million, not gnuplot's 1e+06); fractions as the shortest decimal.
             string format = chart.Series.SelectMany(series => series.Values).OfType<double>().Where(value => value > 0).Min() >= 1 ? "%.0f" : "%g";
             script.Append(s_invariant, $"set logscale y 10\nset mytics 10\nset format y \"{format}\"\n");
         }

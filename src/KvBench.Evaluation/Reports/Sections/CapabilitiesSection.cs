@@ -32,7 +32,7 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
     /// <summary>The measured rows, in table order.</summary>
     public IReadOnlyList<StoreMeasurement> Measurements { get; set; } = [];
 
-    /// <summary>Rows that could not be measured here, with the reason.</summary>
+    /// <summary>Rows that could not be measured on this machine, with the reason.</summary>
     public IReadOnlyList<KeyValuePair<string, string>> Unavailable { get; set; } = [];
 
     /// <summary>The package and native library versions of each row.</summary>
