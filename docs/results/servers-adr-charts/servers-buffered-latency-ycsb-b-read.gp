@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-buffered-latency-ycsb-b-read.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "YCSB-B Read latency percentiles, 4 threads\nBuffered; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "YCSB-B Read latency percentiles, 4 threads\nBuffered; Garnet: Buffered until a later recovery; PostgreSQL: server memory up to 600 ms; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-27 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Percentile"
 set ylabel "Latency (µs), log scale"
 set key outside right top box opaque

@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-buffered-threads-read-only.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Operations per second against threads, read-only\nBuffered; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Operations per second against threads, read-only\nBuffered; Garnet: Buffered until a later recovery; PostgreSQL: server memory up to 600 ms; etcd: Synced; dqlite: Synced; FASTER: memory until Flush\nmeasured 2026-11-27 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Threads (log scale)"
 set ylabel "Operations per second, all threads (ops/s), log scale"
 set key outside right top box opaque

@@ -3,16 +3,16 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-synced-latency-ycsb-a-read.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "YCSB-A Read latency percentiles, 4 threads\nSynced\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "YCSB-A Read latency percentiles, 4 threads\nSynced\nmeasured 2026-11-27 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Percentile"
-set ylabel "Latency (µs), log scale"
+set ylabel "Latency (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
 set tics nomirror
 set logscale y 10
 set mytics 10
-set format y "%.0f"
+set format y "%g"
 set xrange [-0.45:3.45]
 set xtics ("p50" 0, "p95" 1, "p99" 2, "p99.9" 3)
 plot "servers-synced-latency-ycsb-a-read.dat" using 2:3 with linespoints title "Redis" lc rgb "#0072B2" lw 2 dt 1 pt 7 ps 1.3, \

@@ -3,9 +3,9 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-synced-latency-ycsb-d-read.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "YCSB-D Read latency percentiles, 4 threads\nSynced\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "YCSB-D Read latency percentiles, 4 threads\nSynced\nmeasured 2026-11-27 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Percentile"
-set ylabel "Latency (µs), log scale"
+set ylabel "Latency (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3

@@ -3,16 +3,16 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "servers-synced-scale-put.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Put median latency against records, one thread\nSynced\nmeasured 2026-11-26 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Put median latency against records, one thread\nSynced\nmeasured 2026-11-27 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Records loaded (log scale)"
-set ylabel "Put p50 (µs), log scale"
+set ylabel "Put p50 (ms), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
 set tics nomirror
 set logscale y 10
 set mytics 10
-set format y "%.0f"
+set format y "%g"
 set logscale x 10
 set xrange [769.2307692308:13000]
 set xtics ("1,000" 1000, "10,000" 10000)
