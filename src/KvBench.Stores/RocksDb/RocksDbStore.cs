@@ -58,7 +58,7 @@ internal sealed class RocksDbStore : StoreAdapter
         {
             // No free-space reserve (KeepFreeSpace), unlike while this row was Debian's RocksDB 7.8.3, which aborted
             // the process on a full disk (an assertion in its WAL writer). RocksDB 11.12.0 fails the write cleanly,
-            // measured on 2026-11-25 with `kvbench load --store RocksDB --count 20000 --value-bytes 4096 --batch 1` on a
+            // measured on 2026-11-25 with `kvbench load --store RocksDB --records 20000 --value-bytes 4096 --batch 1` on a
             // 16 MiB tmpfs, three runs per tier: each exited 9 (StoreFull) within 2 s with "IO error: No space left on
             // device: While appending to file: .../000004.log: No space left on device"; after the tmpfs was grown,
             // 3,034 records read back byte for byte (`kvbench verify`) and new writes succeeded. With a 100 MiB tmpfs,
