@@ -29,10 +29,6 @@ internal static class ListOptions
             ? (Enum.Parse<T>(known), null)
             : (default, $"{name}: '{value}' is not one of {string.Join(", ", Enum.GetNames<T>())}."));
 
-    /// <summary>The values of a list's tokens, each token split at its commas.</summary>
-    public static IEnumerable<string> Split(IEnumerable<string> tokens) =>
-        tokens.SelectMany(token => token.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
-
     private static Option<T[]> Create<T>(string name, string description, Func<string, (T? Value, string? Error)> parse)
         where T : notnull =>
         new(name)
@@ -62,4 +58,8 @@ internal static class ListOptions
 
         return [.. values];
     }
+
+    /// <summary>The values of a list's tokens, each token split at its commas.</summary>
+    private static IEnumerable<string> Split(IEnumerable<string> tokens) =>
+        tokens.SelectMany(token => token.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 }
