@@ -3,8 +3,6 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Evaluation.Servers;
-using KvBench.Stores;
 
 namespace KvBench.Cli;
 
@@ -17,28 +15,22 @@ internal static class AdrCommand
         {
             Description = "The markdown file to write.",
             DefaultValueFactory = static _ => new FileInfo("kvbench-adr.md"),
+            HelpName = "file",
         };
-        var quick = new Option<bool>("--quick") { Description = "Smaller stores and shorter loops and workload runs: every row within a few minutes." };
-        var full = new Option<bool>("--full") { Description = "Search values up to 1 GiB (default 64 MiB), grow stores past 4 GiB, run longer throughput loops and 5 s workload runs." };
+        var quick = new Option<bool>("--quick") { Description = "Smaller stores, shorter loops and runs: every row within a few minutes." };
+        var full = new Option<bool>("--full") { Description = "Larger values and stores, longer loops and runs." };
         var results = new Option<DirectoryInfo>("--results")
         {
-            Description = "Where BenchmarkDotNet's reports are; the newest PointOperations and SyncedPuts tables are included.",
+            Description = "BenchmarkDotNet's reports; the newest tables go in.",
             DefaultValueFactory = static _ => new DirectoryInfo(AdrGenerator.DefaultResultsDirectory),
+            HelpName = "dir",
         };
-        var workDirectory = new Option<DirectoryInfo>("--work-dir")
-        {
-            Description = "Scratch directory for the probes' stores; its file system is the one measured and reported. Default: a new folder under the system temp folder.",
-        };
-        var sections = new Option<string[]>("--section")
-        {
-            Description = $"Runs only this section of the file; repeat it for more. The sections: {string.Join(", ", AdrSections.Names)}. Default: every section.",
-            HelpName = "name",
-        };
-        var servers = new Option<bool>("--servers")
-        {
-            Description = $"Adds the server rows' sections ({string.Join(", ", AdrSections.CreateServers(AdrPreset.Default).Select(section => section.Name))}): {string.Join(", ", StoreCatalog.ServerNames)} beside {string.Join(", ", new ServerSectionSettings().EmbeddedRows)}, their servers installed when missing, started and always stopped.",
-        };
-        var command = new Command("adr", "Measures every capability of every store (largest key and value, growth, two processes, prefix scans, reads and writes per second, durability) and writes one ADR-ready markdown file with the latest benchmark tables and charts (Mermaid inline; PNGs drawn by gnuplot into a folder beside the file, named after it with -charts).")
+        Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory, on the file system to measure");
+        Option<string[]> sections = ListOptions.Names("--sections", "Only these sections of the file (docs/cli.md lists them); all when left out.", UnknownSection);
+        sections.HelpName = "names";
+        sections.CompletionSources.Add([.. AdrSections.Names]);
+        var servers = new Option<bool>("--servers") { Description = "Add the server rows' sections, their servers installed, started and stopped here." };
+        var command = new Command("adr", "Measures every capability of every store and writes one ADR-ready markdown file.")
         {
             output, quick, full, results, workDirectory, sections, servers,
         };
@@ -47,11 +39,6 @@ internal static class AdrCommand
             if (result.GetValue(quick) && result.GetValue(full))
             {
                 result.AddError("--quick and --full cannot be combined.");
-            }
-
-            foreach (string name in (result.GetValue(sections) ?? []).Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))
-            {
-                result.AddError($"--section: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.");
             }
         });
         command.SetAction(async (parseResult, _) =>
@@ -65,7 +52,7 @@ internal static class AdrCommand
             {
                 OutputFile = file.FullName,
                 // The rounds' variable changes what the file measures, so the command that regenerates it carries it.
-                Command = $"{RoundsVariableSet()}kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{string.Concat(only.Select(name => $" --section {name}"))}",
+                Command = $"{RoundsVariableSet()}kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{(only.Length > 0 ? $" --sections {string.Join(' ', only)}" : string.Empty)}",
                 Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
                 ResultsDirectory = parseResult.GetValue(results)!.FullName,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
@@ -74,10 +61,13 @@ internal static class AdrCommand
             };
             TextWriter console = parseResult.InvocationConfiguration.Output;
             IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), console, parseResult.InvocationConfiguration.Error, console.WriteLine).ConfigureAwait(false);
-            return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
+            return problems.Count > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
         });
         return command;
     }
+
+    private static string? UnknownSection(string name) =>
+        AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase) ? null : $"--sections: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.";
 
     /// <summary>"KVBENCH_CRASH_ROUNDS=N " when the variable is set, else nothing.</summary>
     private static string RoundsVariableSet() =>

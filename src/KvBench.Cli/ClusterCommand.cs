@@ -9,7 +9,7 @@ namespace KvBench.Cli;
 /// <summary><c>kvbench cluster fault</c>: a member of a cluster row faulted under load (<see cref="ClusterFault"/>).</summary>
 internal static class ClusterCommand
 {
-    public static Command Create() => new("cluster", "Faults in the replicated rows' clusters (and the one-server rows beside them), on servers of KvBench's own.")
+    public static Command Create() => new("cluster", "Faults a member of a server row's cluster under load, on servers of KvBench's own.")
     {
         Fault(),
     };
@@ -19,7 +19,7 @@ internal static class ClusterCommand
         string[] clusterRows = [.. StoreCatalog.ServerRows.Where(row => !row.IsOneProcess).Select(row => row.Name)];
         var store = new Option<string>("--store", "-s")
         {
-            Description = $"The server row: a cluster row ({string.Join(", ", clusterRows)}), or a row of one server ({string.Join(", ", StoreCatalog.ServerRows.Where(row => row.IsOneProcess).Select(row => row.Name))}) to set beside them, whose one member is its leader.",
+            Description = $"The server row: a cluster row ({string.Join(", ", clusterRows)}), or a row of one server, its leader.",
             Required = true,
             HelpName = "row",
         };
@@ -31,43 +31,37 @@ internal static class ClusterCommand
             }
         });
         var defaults = new ClusterFaultSettings();
-        var fault = new Option<MemberFault[]>("--fault")
+        Option<MemberFault[]> faults = ListOptions.Enums<MemberFault>("--faults", "How the member is faulted: Kill, Pause, or both, one run each.");
+        faults.DefaultValueFactory = static _ => [MemberFault.Kill];
+        faults.HelpName = "kinds";
+        Option<FaultTarget[]> members = ListOptions.Enums<FaultTarget>("--members", "Which member is faulted: Leader, Follower, or both, one run each.");
+        members.DefaultValueFactory = static _ => [FaultTarget.Leader];
+        members.HelpName = "members";
+        var relaxedReads = new Option<bool>("--relaxed-reads") { Description = "Read without a quorum where the row offers it, not linearizably." };
+        Option<int> rate = new Option<int>("--rate") { Description = "Operations sent per second, open loop.", DefaultValueFactory = _ => defaults.Rate, HelpName = "per-second" }.AtLeast(1);
+        Option<double> before = Seconds("--before", "Seconds of load before the fault.", defaults.Before);
+        Option<double> during = Seconds("--during", "Seconds the member stays faulted.", defaults.During);
+        Option<double> after = Seconds("--after", "Seconds of load after the member is back.", defaults.After);
+        var command = new Command("fault", "Sends YCSB-A's mix at a fixed rate to a new cluster, faults one member, prints what the client saw.")
         {
-            Description = "How the member is faulted: Kill (SIGKILL, then started again on its data), Pause (SIGSTOP, then SIGCONT), or both, one run each.",
-            DefaultValueFactory = static _ => [MemberFault.Kill],
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var member = new Option<FaultTarget[]>("--member")
-        {
-            Description = "Which member: Leader, Follower, or both, one run each.",
-            DefaultValueFactory = static _ => [FaultTarget.Leader],
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var relaxedReads = new Option<bool>("--relaxed-reads") { Description = "Reads without a quorum, where the row offers them (etcd's serializable reads), in place of its own linearizable ones." };
-        var rate = new Option<int>("--rate") { Description = "Operations sent per second, open loop.", DefaultValueFactory = _ => defaults.Rate };
-        var before = new Option<double>("--before") { Description = "Seconds of load before the fault.", DefaultValueFactory = _ => defaults.Before.TotalSeconds };
-        var during = new Option<double>("--during") { Description = "Seconds the member stays faulted.", DefaultValueFactory = _ => defaults.During.TotalSeconds };
-        var after = new Option<double>("--after") { Description = "Seconds of load after the member is back.", DefaultValueFactory = _ => defaults.After.TotalSeconds };
-        var command = new Command("fault", "Sends YCSB workload A's mix at a fixed rate through the row's adapter to a new cluster of KvBench's own (a server, for a row of one), faults one member in the middle, and prints what the client saw: updates acknowledged, lost after the run, stale reads, errors, the time until updates were acknowledged again, and p99 and max latency before, during and after the fault.")
-        {
-            store, fault, member, relaxedReads, rate, before, during, after,
+            store, faults, members, relaxedReads, rate, before, during, after,
         };
         command.Validators.Add(result =>
         {
             if (result.GetValue(store) is { } name
                 && StoreCatalog.ServerRows.FirstOrDefault(row => row.Name.Equals(name, StringComparison.OrdinalIgnoreCase)) is { IsOneProcess: true } single
-                && result.GetValue(member)?.Contains(FaultTarget.Follower) == true)
+                && result.GetValue(members)?.Contains(FaultTarget.Follower) == true)
             {
-                result.AddError($"{single.Name} runs one server, which has no follower: --member Leader faults the server itself.");
+                result.AddError($"{single.Name} runs one server, which has no follower: --members Leader faults the server itself.");
             }
         });
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string row = StoreCatalog.ServerNames.First(name => name.Equals(parseResult.GetValue(store), StringComparison.OrdinalIgnoreCase));
             var results = new List<ClusterFaultResult>();
-            foreach (MemberFault kind in parseResult.GetValue(fault)!)
+            foreach (MemberFault kind in parseResult.GetValue(faults)!)
             {
-                foreach (FaultTarget target in parseResult.GetValue(member)!)
+                foreach (FaultTarget target in parseResult.GetValue(members)!)
                 {
                     var settings = defaults with
                     {
@@ -85,8 +79,13 @@ internal static class ClusterCommand
 
             parseResult.InvocationConfiguration.Output.Write(ClusterFaultTable.ToMarkdown(results));
             // A lost acknowledged update fails the command, and so does a stale read from the row's own (linearizable) reads.
-            return results.All(result => result.LostAfterRun == 0 && (result.StaleReads == 0 || result.Settings.RelaxedReads)) ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+            return results.Any(result => result.LostAfterRun > 0) ? ExitCodes.WritesLost
+                : results.Any(result => result.StaleReads > 0 && !result.Settings.RelaxedReads) ? ExitCodes.CheckFailed
+                : ExitCodes.Ok;
         });
         return command;
     }
+
+    private static Option<double> Seconds(string name, string description, TimeSpan defaultValue) =>
+        new Option<double>(name) { Description = description, DefaultValueFactory = _ => defaultValue.TotalSeconds, HelpName = "seconds" }.Above(0);
 }

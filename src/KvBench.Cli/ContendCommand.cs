@@ -13,34 +13,29 @@ internal static class ContendCommand
     public static Command Create()
     {
         ImportContentionSettings defaults = new();
-        Option<string[]> stores = WorkloadCommands.EachChecked(
-            new Option<string[]>("--stores")
-            {
-                Description = "Rows to run, comma-separated or repeated; every available row that keeps its data in files when left out.",
-                AllowMultipleArgumentsPerToken = true,
-            },
+        Option<string[]> stores = WorkloadCommands.StoreList(
+            "Rows to run; every row available here that keeps its data in files when left out.",
             static name => StoreArguments.UnknownStore(name)
                 ?? (ImportContention.Applies(StoreArguments.CanonicalName(name)) ? null : $"{StoreArguments.CanonicalName(name)} keeps its data in process memory: no second process can share it."));
-        Option<int> threads = WorkloadCommands.Positive(new Option<int>("--threads", "-t") { Description = "Threads of the ui.", DefaultValueFactory = _ => defaults.UiThreads });
-        Option<double> rate = WorkloadCommands.AtLeast(new Option<double>("--rate") { Description = "The ui's operations per second, all threads together (open loop).", DefaultValueFactory = _ => defaults.UiOperationsPerSecond }, 0, inclusive: false);
-        Option<long> records = WorkloadCommands.AtLeast(new Option<long>("--records", "-n") { Description = "Records loaded for the ui to read and update.", DefaultValueFactory = _ => defaults.UiRecords }, 1, inclusive: true);
-        Option<double> writeShare = WorkloadCommands.AtLeast(new Option<double>("--write-share") { Description = "The share of the ui's operations that update a record; the rest read one.", DefaultValueFactory = _ => defaults.UiWriteShare }, 0, inclusive: true);
-        Option<int> batch = WorkloadCommands.Positive(new Option<int>("--batch") { Description = "Records per PutMany of the cli's import.", DefaultValueFactory = _ => defaults.BatchSize });
-        var command = new Command(
-            "contend",
-            "What the UI feels while the CLI writes: on each row, a ui process (point reads and small writes at a fixed rate, open loop) is measured alone, "
-            + "then while a cli process imports batches at full speed; prints the ui's latencies, the cli's records/s, the visibility lag of each batch, "
-            + "errors, and every acknowledged write read back.")
+        Option<int> threads = new Option<int>("--threads", "-t") { Description = "Threads of the ui process.", DefaultValueFactory = _ => defaults.UiThreads, HelpName = "count" }.AtLeast(1);
+        Option<double> rate = new Option<double>("--rate")
+        {
+            Description = "The ui's operations per second, all threads together (open loop).",
+            DefaultValueFactory = _ => defaults.UiOperationsPerSecond,
+            HelpName = "per-second",
+        }.Above(0);
+        Option<long> records = WorkloadCommands.Records("Records loaded for the ui to read and update.", defaults.UiRecords);
+        Option<double> writeShare = new Option<double>("--write-share")
+        {
+            Description = "The share of the ui's operations that update a record; the rest read one.",
+            DefaultValueFactory = _ => defaults.UiWriteShare,
+            HelpName = "share",
+        }.Between(0, 1);
+        Option<int> batch = new Option<int>("--batch") { Description = "Records per PutMany of the cli's import.", DefaultValueFactory = _ => defaults.BatchSize, HelpName = "records" }.AtLeast(1);
+        var command = new Command("contend", "Measures a ui process's reads and writes alone, then while a cli process imports.")
         {
             stores, threads, rate, records, writeShare, batch, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, StoreArguments.Durability, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption, ProfileArguments.Profile,
         };
-        writeShare.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<double>() > 1)
-            {
-                result.AddError("--write-share must be at most 1.");
-            }
-        });
         command.Validators.Add(result =>
         {
             // A command's validator sees an option left out as having no result, not its default.
@@ -66,7 +61,7 @@ internal static class ContendCommand
                 Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.WarmupOption)),
             };
             IEnumerable<string> rows = parseResult.GetValue(stores) is { Length: > 0 } names
-                ? WorkloadCommands.Split(names).Select(StoreArguments.CanonicalName)
+                ? names.Select(StoreArguments.CanonicalName)
                 : StoreCatalog.AvailableNames;
             IReadOnlyList<ImportContentionResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
                 new ImportContention(KvBenchCli.Locate())

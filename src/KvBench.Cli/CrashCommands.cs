@@ -12,21 +12,14 @@ internal static class CrashCommands
 {
     public static Command Crash()
     {
-        var rounds = new Option<int>("--rounds") { Description = "Writers (or servers) killed, one per round.", DefaultValueFactory = static _ => 50 };
-        var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122 };
+        Option<int> rounds = new Option<int>("--rounds") { Description = "Writers (or servers) killed, one per round.", DefaultValueFactory = static _ => 50, HelpName = "count" }.AtLeast(1);
+        var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122, HelpName = "number" };
         var kill = new Option<CrashKill>("--kill")
         {
-            Description = "What a round kills: Writer (the process that writes), or Server (a server row's server, its whole process tree, started by KvBench for this command and restarted on its data directory after each kill). Default: Writer.",
+            Description = "What a round kills: the Writer process, or a server row's Server.",
             DefaultValueFactory = static _ => CrashKill.Writer,
         };
-        rounds.Validators.Add(static result =>
-        {
-            if (result.GetValueOrDefault<int>() <= 0)
-            {
-                result.AddError("--rounds must be at least 1.");
-            }
-        });
-        var command = new Command("crash", "Kills a writer process with SIGKILL at a random moment, or the server it writes to (--kill Server), round after round, reopens the store and checks that every acknowledged record is there with its bytes.")
+        var command = new Command("crash", "Kills a writer (or its server) round after round and checks every acknowledged record.")
         {
             rounds, seed, kill,
         };
@@ -61,7 +54,7 @@ internal static class CrashCommands
     {
         var name = new Option<string>("--name") { Description = "Whose fixed-seed records to write.", Required = true };
         var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption) { Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records)." };
-        var command = new Command(CrashWriter.CommandName, "Used by crash rounds: writes records one Put each and prints `ack N T` once record N is acknowledged (T: the monotonic clock's timestamp), until killed.")
+        var command = new Command(CrashWriter.CommandName, "Internal: the writer crash rounds kill; prints `ack N T` once record N is acknowledged.")
         {
             name, ackBeforeFlush,
         };
@@ -91,7 +84,7 @@ internal static class CrashCommands
             rounds,
             seed).GetAwaiter().GetResult();
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
-        return result.Held ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+        return result.Held ? ExitCodes.Ok : ExitCodes.WritesLost;
     }
 
     /// <summary>Starts KvBench's own server for the row and tier, runs the rounds on it, and stops it (its data deleted), also when they fail.</summary>
@@ -100,6 +93,6 @@ internal static class CrashCommands
         await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
         CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, parseResult.GetRequiredValue(StoreArguments.Directory), rounds, seed).ConfigureAwait(false);
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
-        return ServerKillVerdict.Broken(result) ? ExitCodes.VerificationFailed : ExitCodes.Ok;
+        return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
     }
 }

@@ -10,24 +10,28 @@ internal static class DecideCommand
 {
     public static Command Create()
     {
-        var profile = new Option<FileInfo>("--profile", "-p") { Description = "The profile: your workload, drivers and candidates (`kvbench profile init` writes one).", Required = true };
+        var profile = new Option<FileInfo>("--profile", "-p")
+        {
+            Description = "Your workload, drivers and candidates (`kvbench profile init` writes one).",
+            Required = true,
+            HelpName = "file",
+        };
         var output = new Option<FileInfo>("--output", "-o")
         {
             Description = "The decision record to write.",
             DefaultValueFactory = static _ => new FileInfo("kvbench-decision.md"),
+            HelpName = "file",
         };
-        var rounds = new Option<int>("--rounds") { Description = "Rounds of the workload per option; more narrow the intervals.", DefaultValueFactory = static _ => new DecisionSettings().Rounds };
-        rounds.Validators.Add(result =>
+        Option<int> rounds = new Option<int>("--rounds")
         {
-            if (result.GetValueOrDefault<int>() is < 1 or > 100)
-            {
-                result.AddError("--rounds must be 1 to 100.");
-            }
-        });
+            Description = "Rounds of the workload per option; more narrow the intervals.",
+            DefaultValueFactory = static _ => new DecisionSettings().Rounds,
+            HelpName = "count",
+        }.Between(1, 100);
         var all = new Option<bool>("--all") { Description = "Measure every option on every driver, also those a must-driver already put out." };
         var quick = new Option<bool>("--quick") { Description = "Short rounds and single runs: a first look, not a decision." };
-        var workDirectory = new Option<DirectoryInfo>("--work-dir") { Description = "Scratch directory; its file system is the one measured. Default: a new folder under the system temp folder." };
-        var command = new Command("decide", "Measures what a profile's drivers need on every candidate and writes the decision record (MADR).")
+        Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory, on the file system to measure");
+        var command = new Command("decide", "Measures what a profile's drivers need on every candidate and writes the decision record.")
         {
             profile, output, rounds, all, quick, workDirectory,
         };
@@ -62,7 +66,7 @@ internal static class DecideCommand
                 parseResult.InvocationConfiguration.Error.WriteLine(problem);
             }
 
-            return result.Problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
+            return result.Problems.Count > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
         });
         return command;
     }

@@ -9,7 +9,7 @@ public static class ExitCodes
     /// <summary>The command did what it was asked.</summary>
     public const int Ok = 0;
 
-    /// <summary>A store call failed; the message says why.</summary>
+    /// <summary>A store call failed, or KvBench itself did; the message says why.</summary>
     public const int Error = 1;
 
     /// <summary>
@@ -39,11 +39,20 @@ public static class ExitCodes
     /// <summary>The disk that holds the store is full; the write that failed was not stored, earlier ones are kept.</summary>
     public const int StoreFull = 9;
 
-    /// <summary>The exit codes as <c>--help</c> shows them.</summary>
+    /// <summary>
+    /// A measuring command finished and found something wrong: a run read wrong bytes or had failed operations, a
+    /// linearizable read was stale, or its report lists a problem.
+    /// </summary>
+    public const int CheckFailed = 10;
+
+    /// <summary>A kill or fault lost or tore acknowledged writes, or the store did not reopen after it.</summary>
+    public const int WritesLost = 11;
+
+    /// <summary>The exit codes as <c>--help</c> shows them, one meaning each.</summary>
     internal const string Help = """
         Exit codes:
           0  ok
-          1  error: a store call failed (the message says why)
+          1  error: a store call failed, or KvBench itself did (the message says why)
           2  usage: the command line could not be parsed, or a profile could not be read (the line names where)
           3  store locked: another process holds the store; nothing was read or written. Stores that allow
              one writer (see `kvbench stores`) can still be read with --access ReadOnly or Secondary.
@@ -53,6 +62,8 @@ public static class ExitCodes
           7  store not found: --access ReadOnly or Secondary found no store in --dir; nothing was created
           8  store damaged: the store's files hold bytes its engine did not write
           9  store full: the disk is full; the failed write was not stored, earlier writes are kept
+         10  check failed: a measuring command found a wrong read, a failed operation or a problem it lists
+         11  writes lost: a kill or fault lost or tore acknowledged writes, or the store did not reopen
 
         Every error is one line on standard error; --verbose adds its stack trace.
         """;

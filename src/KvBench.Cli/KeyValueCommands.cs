@@ -11,7 +11,7 @@ internal static class KeyValueCommands
     {
         Argument<byte[]> key = StoreArguments.Bytes("key", "The key.");
         Argument<byte[]> value = StoreArguments.Bytes("value", "The value; may be empty.");
-        var command = new Command("put", "Writes a value under a key (inserting or overwriting) and flushes it to the chosen durability.") { key, value };
+        var command = new Command("put", "Writes a value under a key and flushes it to the chosen durability.") { key, value };
         StoreArguments.AddTo(command);
         StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);
@@ -72,7 +72,7 @@ internal static class KeyValueCommands
     public static Command Scan()
     {
         Argument<byte[]> prefix = StoreArguments.Bytes("prefix", "Only keys that start with it; every key when left out.", optional: true);
-        var command = new Command("scan", "Prints every entry whose key starts with a prefix, one `key<TAB>value` line each, in ascending unsigned byte order of keys.") { prefix };
+        var command = new Command("scan", "Prints every entry whose key starts with a prefix, one `key<TAB>value` line each, in key order.") { prefix };
         StoreArguments.AddTo(command, readsOnly: true);
         StoreArguments.AddEndpointTo(command);
         command.Options.Add(StoreArguments.Hex);

@@ -9,7 +9,8 @@ public static class KvBenchCommand
     public static RootCommand Create()
     {
         var root = new RootCommand($"""
-            kvbench: open any KvBench store by name and read, write, load or verify it.
+            kvbench: open any KvBench store by name, read and write it, measure it, and write decision records.
+            Every command and option is described in docs/cli.md.
 
             {ExitCodes.Help}
             """)

@@ -24,20 +24,13 @@ internal static class ProbeCommand
     {
         var probe = new Argument<string>("probe") { Description = $"Which probe: {string.Join(", ", s_probes.Keys)}." };
         probe.AcceptOnlyFromAmong([.. s_probes.Keys]);
-        var repeat = new Option<int>("--repeat", "-r") { Description = "How many times to run it.", DefaultValueFactory = static _ => 1 };
-        repeat.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<int>() < 1)
-            {
-                result.AddError("--repeat must be at least 1.");
-            }
-        });
+        Option<int> repeats = new Option<int>("--repeats", "-r") { Description = "How many times to run it.", DefaultValueFactory = static _ => 1, HelpName = "count" }.AtLeast(1);
         var quick = new Option<bool>("--quick") { Description = "The settings of `kvbench adr --quick`." };
         var full = new Option<bool>("--full") { Description = "The settings of `kvbench adr --full` (growth: past 4 GiB where the disk allows)." };
-        var workDirectory = new Option<DirectoryInfo>("--work-dir") { Description = "Scratch directory for the probe's stores. Default: a new folder under the system temp folder." };
-        var command = new Command("probe", "Runs one capability probe on one store, --repeat times, printing each run's ADR cell.")
+        Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory for the probe's stores");
+        var command = new Command("probe", "Runs one capability probe on one store, --repeats times, printing each run's ADR cell.")
         {
-            probe, StoreArguments.Store, repeat, quick, full, workDirectory,
+            probe, StoreArguments.Store, repeats, quick, full, workDirectory,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -45,7 +38,7 @@ internal static class ProbeCommand
             string which = parseResult.GetRequiredValue(probe);
             ProbeSettings settings = parseResult.GetValue(quick) ? ProbeSettings.Quick : parseResult.GetValue(full) ? ProbeSettings.Full : ProbeSettings.Default;
             string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-probe-" + Guid.NewGuid().ToString("N"));
-            int runs = parseResult.GetValue(repeat);
+            int runs = parseResult.GetValue(repeats);
             try
             {
                 for (int run = 1; run <= runs; run++)

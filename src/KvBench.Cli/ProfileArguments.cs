@@ -13,7 +13,8 @@ internal static class ProfileArguments
 {
     public static Option<FileInfo?> Profile { get; } = new("--profile", "-p")
     {
-        Description = "Take the workload (lengths, key shape, records, threads, tier; for run also mix and rate) from a decision profile.",
+        Description = "Take the workload from a decision profile; an option given here wins over it.",
+        HelpName = "file",
     };
 
     /// <summary>The profile's workload when <c>--profile</c> was given; a bad profile throws <see cref="ProfileException"/> (exit code 2).</summary>

@@ -9,44 +9,53 @@ namespace KvBench.Cli;
 /// <summary><c>load</c> and <c>verify</c>: fixed-seed records written by one command and checked, byte for byte, by another.</summary>
 internal static class RecordCommands
 {
-    private static readonly Option<long> s_count = NonNegative(new Option<long>("--count", "-n") { Description = "How many records.", Required = true });
+    private static readonly Option<long> s_records = new Option<long>("--records", "-n") { Description = "How many records.", Required = true, HelpName = "count" }.AtLeast(1);
 
-    private static readonly Option<long> s_valueBytes = NonNegative(new Option<long>("--value-bytes")
+    /// <summary>One length, not a distribution as on the workload commands: these records have no version stamp to hold.</summary>
+    private static readonly Option<int> s_valueBytes = new Option<int>("--value-bytes")
     {
-        Description = "The length of every value.",
-        DefaultValueFactory = static _ => 128,
-    });
+        Description = "The length of every value, in bytes.",
+        DefaultValueFactory = static _ => WorkloadSpec.DefaultValueBytes,
+        HelpName = "bytes",
+    }.AtLeast(0);
 
     private static readonly Option<ulong> s_seed = new("--seed")
     {
-        Description = "Which records: load and verify agree on every byte when given the same seed, count and value length.",
+        Description = "Which records: the same seed gives the same bytes.",
         DefaultValueFactory = static _ => RecordSet.DefaultSeed,
+        HelpName = "number",
     };
 
     private static readonly Option<ulong> s_valueVersion = new("--value-version")
     {
-        Description = "Which version of every value: a load at a new version overwrites each record with bytes that differ from every other version's.",
+        Description = "Which version of every value; each version has other bytes.",
         DefaultValueFactory = static _ => 0,
+        HelpName = "number",
     };
 
     public static Command Load()
     {
-        Option<long> batch = NonNegative(new Option<long>("--batch") { Description = "Records written per PutMany call; 1 writes each record with its own Put.", DefaultValueFactory = static _ => 1000 });
-        var command = new Command("load", "Writes records 0 to N-1 of a fixed-seed record set (9-byte keys), then flushes; shows a progress bar when it takes long.")
+        Option<int> batch = new Option<int>("--batch")
         {
-            s_count, s_valueBytes, s_seed, s_valueVersion, batch,
+            Description = "Records per PutMany call; 1 writes each record with its own Put.",
+            DefaultValueFactory = static _ => 1000,
+            HelpName = "records",
+        }.AtLeast(1);
+        var command = new Command("load", "Writes records 0 to N-1 of a fixed-seed record set, then flushes.")
+        {
+            s_records, s_valueBytes, s_seed, s_valueVersion, batch,
         };
         StoreArguments.AddTo(command);
         StoreArguments.AddEndpointTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            long count = parseResult.GetValue(s_count);
+            long count = parseResult.GetValue(s_records);
             RecordSet records = Records(parseResult);
             using IKeyValueStore store = StoreArguments.Open(parseResult);
             var clock = Stopwatch.StartNew();
             LoadProgress.Run(progress =>
             {
-                records.Load(store, count, (int)Math.Clamp(parseResult.GetValue(batch), 1, int.MaxValue), LoadStatus.Relay(progress, "Loading", 0, count), parseResult.GetValue(s_valueVersion));
+                records.Load(store, count, parseResult.GetValue(batch), LoadStatus.Relay(progress, "Loading", 0, count), parseResult.GetValue(s_valueVersion));
                 store.Flush();
                 return count;
             });
@@ -59,18 +68,18 @@ internal static class RecordCommands
 
     public static Command Verify()
     {
-        Option<long> sample = NonNegative(new Option<long>("--sample") { Description = "Read back only this many records, spread evenly; all of them when left out." });
-        var command = new Command("verify", $"Reads back records written by `load` with the same --count, --value-bytes, --seed and --value-version and compares every byte; exit code {ExitCodes.VerificationFailed} when any is missing or wrong.")
+        Option<long?> sample = new Option<long?>("--sample") { Description = "Read back only this many records, spread evenly; all of them when left out.", HelpName = "count" }.AtLeast(1);
+        var command = new Command("verify", $"Reads back the records `load` wrote and compares every byte; exit code {ExitCodes.VerificationFailed} when any differs.")
         {
-            s_count, s_valueBytes, s_seed, s_valueVersion, sample,
+            s_records, s_valueBytes, s_seed, s_valueVersion, sample,
         };
         StoreArguments.AddTo(command, readsOnly: true);
         StoreArguments.AddEndpointTo(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            long count = parseResult.GetValue(s_count);
+            long count = parseResult.GetValue(s_records);
             using IKeyValueStore store = StoreArguments.OpenForReading(parseResult);
-            long sampleSize = parseResult.GetResult(sample) is null ? long.MaxValue : parseResult.GetValue(sample);
+            long sampleSize = parseResult.GetValue(sample) ?? long.MaxValue;
             VerificationResult result = Records(parseResult).Verify(store, count, sampleSize, parseResult.GetValue(s_valueVersion));
             if (!result.Ok)
             {
@@ -86,17 +95,5 @@ internal static class RecordCommands
     }
 
     private static RecordSet Records(ParseResult parseResult) =>
-        new((int)Math.Min(parseResult.GetValue(s_valueBytes), Array.MaxLength), parseResult.GetValue(s_seed));
-
-    private static Option<long> NonNegative(Option<long> option)
-    {
-        option.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<long>() < 0)
-            {
-                result.AddError($"{option.Name} must not be negative.");
-            }
-        });
-        return option;
-    }
+        new(parseResult.GetValue(s_valueBytes), parseResult.GetValue(s_seed));
 }

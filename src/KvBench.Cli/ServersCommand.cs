@@ -18,27 +18,19 @@ internal static class ServersCommand
 {
     private static readonly TimeSpan s_downTimeout = TimeSpan.FromSeconds(60);
 
-    public static Command Create() => new("servers", $"KvBench's own servers for the server rows ({string.Join(", ", StoreCatalog.ServerNames)}) on loopback ports, for commands run by hand.")
+    public static Command Create() => new("servers", "Starts, stops and lists KvBench's own servers for the server rows, for commands run by hand.")
     {
         Up(), Down(), Status(), Claims(),
     };
 
     private static Command Up()
     {
-        var stores = new Option<string[]>("--stores")
-        {
-            Description = $"The server rows to start, of {string.Join(", ", StoreCatalog.ServerNames)} (default: every one available here).",
-            AllowMultipleArgumentsPerToken = true,
-            HelpName = "rows",
-        };
-        stores.Validators.Add(static result =>
-        {
-            foreach (string name in result.Tokens.Select(token => token.Value).Where(name => !StoreCatalog.ServerNames.Contains(name, StringComparer.OrdinalIgnoreCase)))
-            {
-                result.AddError($"'{name}' is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.");
-            }
-        });
-        var command = new Command("up", "Installs (from Debian's packages, as root, or KvBench's .NET tool manifest) and starts the servers, prints where each listens, and runs until `kvbench servers down` or Ctrl+C, then stops them and deletes their data.")
+        Option<string[]> stores = WorkloadCommands.StoreList(
+            "The server rows to start; every one available here when left out.",
+            static name => StoreCatalog.ServerNames.Contains(name, StringComparer.OrdinalIgnoreCase)
+                ? null
+                : $"'{name}' is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.");
+        var command = new Command("up", "Installs and starts the servers and runs until `kvbench servers down` or Ctrl+C, then stops them.")
         {
             stores,
         };
@@ -100,32 +92,20 @@ internal static class ServersCommand
 
     private static Command Claims()
     {
-        var divisor = new Option<int>("--rounds-divisor")
+        Option<int> divisor = new Option<int>("--rounds-divisor")
         {
             Description = $"Runs the write-up's {PublishedClaimSettings.WriteUpRounds:N0} sparse rounds divided by this (1: all of them).",
             DefaultValueFactory = static _ => new PublishedClaimSettings().RoundsDivisor,
-        };
-        var repeats = new Option<int>("--repeats")
+            HelpName = "divisor",
+        }.AtLeast(1);
+        Option<int> repeats = new Option<int>("--repeats")
         {
             Description = "Measured batches per volume, after one of warm-up; the median is reported.",
             DefaultValueFactory = static _ => new PublishedClaimSettings().Repeats,
-        };
-        var workDirectory = new Option<DirectoryInfo>("--work-dir")
-        {
-            Description = "Where Sqlite_WAL's stores go (and what names MariaDB's tables). Default: a new folder under the system temp folder, deleted afterwards.",
-        };
-        foreach (Option<int> count in new[] { divisor, repeats })
-        {
-            count.Validators.Add(result =>
-            {
-                if (result.GetValueOrDefault<int>() <= 0)
-                {
-                    result.AddError($"{result.Option.Name} must be at least 1.");
-                }
-            });
-        }
-
-        var command = new Command("claims", "The MineSaga write-up's claims (SQLite against a local MySQL), each beside what this machine measures at equal durability: Sqlite_WAL against MariaDB (KvBench's own servers, started and stopped here), sparse single writes, 30 and 300 writes, REPLACE against INSERT ... ON DUPLICATE KEY UPDATE, one thread against a pool of 4, and the SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool.")
+            HelpName = "count",
+        }.AtLeast(1);
+        Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory for Sqlite_WAL's stores");
+        var command = new Command("claims", "Measures the MineSaga write-up's claims (SQLite against MySQL) at equal durability on this machine.")
         {
             divisor, repeats, workDirectory,
         };
@@ -157,7 +137,7 @@ internal static class ServersCommand
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
             }
 
-            return problems.Count == 0 ? ExitCodes.Ok : ExitCodes.VerificationFailed;
+            return problems.Count == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
         });
         return command;
     }

@@ -9,27 +9,27 @@ namespace KvBench.Cli;
 /// <summary>
 /// <c>kvbench sqlite strategies|busy|upsert|pragmas</c>: SQLite's ways of use measured side by side, the same
 /// measurements the ADR file's SQLite section carries, with longer defaults. A row that lets a busy error through,
-/// loses a write or reads wrong bytes exits with 1.
+/// loses a write or reads wrong bytes exits with <see cref="ExitCodes.CheckFailed"/>.
 /// </summary>
 internal static class SqliteCommands
 {
     public static Command Create()
     {
         var defaults = new SqliteSuiteSettings();
-        return new Command("sqlite", "SQLite's connection strategies, the SQLITE_BUSY trap, both upsert forms and the cache_size / mmap_size settings, measured on this machine.")
+        return new Command("sqlite", "Measures SQLite's connection strategies, busy trap, upsert forms and pragmas.")
         {
-            Sweep("strategies", "Runs read-only, write-only and 50/50 at each thread count on Sqlite_WAL and every SQLite strategy row.", defaults.Strategies, (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
+            Sweep("strategies", "Runs three mixes at each thread count on Sqlite_WAL and every SQLite strategy row.", defaults.Strategies, (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
             Busy(defaults.BusyTrap),
-            Sweep("upsert", "Runs reads and overwrites on Sqlite_WAL with INSERT ... ON CONFLICT DO UPDATE, then with INSERT OR REPLACE.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
+            Sweep("upsert", "Runs reads and overwrites on Sqlite_WAL with each upsert statement.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
             All(),
-            Sweep("pragmas", "Runs reads and overwrites on Sqlite_WAL with SQLite's defaults, then with a 64 MiB cache_size, a 256 MiB mmap_size, and both.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
+            Sweep("pragmas", "Runs reads and overwrites on Sqlite_WAL with and without larger cache_size and mmap_size.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
         };
     }
 
     private static Command Sweep(string name, string description, SuiteSettings defaults, Func<SuiteSettings, string, Action<string>, IReadOnlyList<WorkloadResult>> run)
     {
-        var records = new Option<long>("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = _ => defaults.Records };
-        var threadCounts = new Option<int[]>("--thread-counts") { Description = $"Thread counts (default {string.Join(' ', defaults.SweepThreads)}).", AllowMultipleArgumentsPerToken = true };
+        Option<long> records = WorkloadCommands.Records("Records loaded before the runs.", defaults.Records);
+        Option<int[]> threadCounts = WorkloadCommands.ThreadCounts($"Thread counts (default {string.Join(',', defaults.SweepThreads)}).");
         var command = new Command(name, description)
         {
             records, threadCounts, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
@@ -52,8 +52,8 @@ internal static class SqliteCommands
     /// <summary><c>kvbench sqlite all</c>: the ADR file's SQLite section alone, with the default evaluation's settings or the long ones.</summary>
     private static Command All()
     {
-        var full = new Option<bool>("--full") { Description = "Every suite at its own defaults (10^6 records for upsert and pragmas, 5 s runs): about 20 minutes here." };
-        var command = new Command("all", "Runs every SQLite suite with the default evaluation's settings (about a minute) and prints the ADR file's SQLite section.")
+        var full = new Option<bool>("--full") { Description = "Every suite at its own, longer defaults instead of the evaluation's." };
+        var command = new Command("all", "Runs every SQLite suite and prints the ADR file's SQLite section.")
         {
             full, WorkloadCommands.WorkDirectoryOption,
         };
@@ -71,17 +71,17 @@ internal static class SqliteCommands
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
             }
 
-            return problems.Count > 0 ? ExitCodes.Error : ExitCodes.Ok;
+            return problems.Count > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
         });
         return command;
     }
 
     private static Command Busy(BusyTrapSettings defaults)
     {
-        Option<int> writes = WorkloadCommands.Positive(new Option<int>("--writes") { Description = "Writes, each to a record of its own.", DefaultValueFactory = _ => defaults.Writes });
-        Option<int> writers = WorkloadCommands.Positive(new Option<int>("--writers") { Description = "Asynchronous writers in flight at once.", DefaultValueFactory = _ => defaults.Writers });
-        Option<int> pool = WorkloadCommands.Positive(new Option<int>("--pool") { Description = "Connections of the naive pool.", DefaultValueFactory = _ => defaults.PoolConnections });
-        var command = new Command("busy", "Reproduces the SQLITE_BUSY trap: many asynchronous read-then-write writers through a naive pool of connections (deferred transactions, no busy handling), a pool of one, and every SQLite row; counts the busy errors that reach the caller, the lost writes and the slowest write.")
+        Option<int> writes = new Option<int>("--writes") { Description = "Writes, each to a record of its own.", DefaultValueFactory = _ => defaults.Writes, HelpName = "count" }.AtLeast(1);
+        Option<int> writers = new Option<int>("--writers") { Description = "Asynchronous writers in flight at once.", DefaultValueFactory = _ => defaults.Writers, HelpName = "count" }.AtLeast(1);
+        Option<int> pool = new Option<int>("--pool") { Description = "Connections of the naive pool.", DefaultValueFactory = _ => defaults.PoolConnections, HelpName = "count" }.AtLeast(1);
+        var command = new Command("busy", "Reproduces the SQLITE_BUSY trap through a naive pool, a pool of one and every SQLite row.")
         {
             writes, writers, pool, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
         };
@@ -97,7 +97,7 @@ internal static class SqliteCommands
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
             }
 
-            return problems.Count > 0 ? ExitCodes.Error : exitCode;
+            return problems.Count > 0 ? ExitCodes.CheckFailed : exitCode;
         });
         return command;
     }

@@ -15,29 +15,27 @@ internal static class StoreArguments
 
     public static Option<string> Directory { get; } = new("--dir", "-d")
     {
-        Description = "The store's directory; created when missing. A server row writes nothing there: the directory's path names its store on the server.",
+        Description = "The store's directory, created when missing (a server row: the store's name).",
         Required = true,
     };
 
     public static Option<Durability> Durability { get; } = new("--durability")
     {
-        Description = "What an acknowledged write survives: Buffered (the process being killed) or Synced (power loss).",
+        Description = "Buffered: survives a killed process; Synced: also power loss.",
+        HelpName = "tier",
         DefaultValueFactory = static _ => Core.Durability.Buffered,
     };
 
     public static Option<StoreAccess> Access { get; } = new("--access")
     {
-        Description = "ReadWrite, ReadOnly, or Secondary (a follower of a writer in another process). Reading beside a writer "
-            + "that holds the store needs ReadOnly or Secondary.",
+        Description = "How the store is opened: ReadWrite, ReadOnly or Secondary.",
+        HelpName = "mode",
         DefaultValueFactory = static _ => StoreAccess.ReadWrite,
     };
 
     public static Option<string> Endpoint { get; } = new("--endpoint")
     {
-        Description = "A server row's server: host:port, or its client's connection string; for etcd, its members as "
-            + "host:port,host:port,... Default: the row's variable "
-            + $"({string.Join(", ", StoreCatalog.ServerRows.Select(row => row.EndpointVariable))}). The server's durability "
-            + "setting must be the one --durability asks for; --dir names the store on it.",
+        Description = "A server row's server (host:port); default: its KVBENCH_*_ENDPOINT variable.",
         HelpName = "host:port",
     };
 
@@ -150,10 +148,10 @@ internal static class StoreArguments
     {
         var option = new Option<string>("--store", "-s")
         {
-            Description = $"The store (row) to open: {string.Join(", ", StoreCatalog.AllNames)}. See `kvbench stores`.",
+            Description = "The store (row) to open; `kvbench stores` lists them.",
             Required = true,
             // Without a name of its own, help would print every row as the option's value (<FASTER|FileSystem|...>), about
-            // 200 columns wide, which wraps every line of the help; the rows stay in the description and in completion.
+            // 200 columns wide, which wraps every line of the help; the rows are in `kvbench stores` and in completion.
             HelpName = "row",
         };
         option.CompletionSources.Add([.. StoreCatalog.AllNames]);

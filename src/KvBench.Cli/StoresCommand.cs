@@ -13,7 +13,7 @@ internal static class StoresCommand
 {
     public static Command Create()
     {
-        var command = new Command("stores", "Lists every store (row) and the capabilities its adapter declares; the tests and probes measure each claim.");
+        var command = new Command("stores", "Lists every store (row) and the capabilities its adapter declares.");
         command.SetAction(parseResult =>
         {
             IAnsiConsole console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(parseResult.InvocationConfiguration.Output) });

@@ -4,25 +4,28 @@ using KvBench.Evaluation.MultiProcess;
 
 namespace KvBench.Cli;
 
-/// <summary>The hidden worker commands: <c>mp-worker</c>, one side of a two-process check run by the multi-process tests and probes, and <c>contend-worker</c>.</summary>
+/// <summary>
+/// The hidden worker commands, which kvbench and its tests start as second processes and a user never types:
+/// <c>mp-worker</c>, one side of a two-process check, and <c>contend-worker</c>.
+/// </summary>
 internal static class WorkerCommand
 {
     public static Command Create()
     {
         var name = new Option<string>("--name") { Description = "This worker's name; it writes that name's fixed-seed records.", Required = true };
         var peer = new Option<string>("--peer") { Description = "The other worker's name, whose records this one reads.", Required = true };
-        var pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 };
-        var minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." };
-        var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (the kill probe: what does an acknowledged, unflushed write survive?)." };
-        var initialSize = new Option<long?>("--initial-size") { Description = "Ask the row for this start size in bytes, to make it grow while both processes write (rows that preallocate, such as LMDB's map; others ignore it)." };
-        var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without a stop request.", DefaultValueFactory = static _ => 120 };
+        Option<int> pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 }.AtLeast(0);
+        Option<int> minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." }.AtLeast(0);
+        var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (what does an acknowledged, unflushed write survive?)." };
+        Option<long?> initialSize = new Option<long?>("--initial-size") { Description = "Ask the row for this start size in bytes, so it grows while both processes write." }.AtLeast(1);
+        Option<int> maxSeconds = MaxSeconds("Ends the worker after this long even without a stop request.");
         var command = new Command(
             WorkerOptions.CommandName,
-            "Used by the multi-process tests and probes: opens a store, writes its own records (or tries one write when it cannot write), "
-            + "reads the peer's, and prints JSON lines on standard output (ready, saw-peer, result) until it reads `stop` or its input ends.")
+            "Internal: one side of a two-process check; writes its records, reads its peer's, prints JSON lines.")
         {
             name, peer, pause, minimumWrites, maxSeconds, noFlush, initialSize,
         };
+        command.Hidden = true;
         StoreArguments.AddTo(command, readsOnly: true);
         command.SetAction(parseResult =>
         {
@@ -62,11 +65,10 @@ internal static class WorkerCommand
                 result.AddError($"--settings is not the run's settings: {e.Message}");
             }
         });
-        var maxSeconds = new Option<int>("--max-seconds") { Description = "Ends the worker after this long even without its commands.", DefaultValueFactory = static _ => 120 };
+        Option<int> maxSeconds = MaxSeconds("Ends the worker after this long even without its commands.");
         var command = new Command(
             ImportContentionWorkerOptions.CommandName,
-            "Used by `kvbench contend`: opens a store as the ui or the cli of an import-contention run, follows the commands on standard input "
-            + "(alone, import, go, stop N) and prints JSON lines on standard output (ready, alone, import, result).")
+            "Internal: the ui or the cli process of `kvbench contend`; follows commands on its input, prints JSON lines.")
         {
             role, settings, maxSeconds,
         };
@@ -89,6 +91,9 @@ internal static class WorkerCommand
         });
         return command;
     }
+
+    private static Option<int> MaxSeconds(string description) =>
+        new Option<int>("--max-seconds") { Description = description, DefaultValueFactory = static _ => 120 }.AtLeast(1);
 
     /// <summary>A worker's exit code: the open's own code when the store did not open, else whether every call succeeded.</summary>
     private static int ExitCode(Exception? openFailure, bool succeeded) => openFailure switch

@@ -13,52 +13,79 @@ namespace KvBench.Cli;
 
 /// <summary>
 /// <c>run</c>, <c>ycsb</c> and <c>sweep</c>: the workload runner from the command line. Every one prints markdown tables
-/// and can write the results as JSON; a run with a wrong read or an error exits with 1.
+/// and can write the results as JSON; a run with a wrong read or a failed operation exits with
+/// <see cref="ExitCodes.CheckFailed"/>.
 /// </summary>
 internal static class WorkloadCommands
 {
     private static readonly JsonSerializerOptions s_jsonOptions = new() { WriteIndented = true, Converters = { new JsonStringEnumConverter() } };
 
-    private static readonly Option<int> s_threads = Positive(new Option<int>("--threads", "-t") { Description = "Threads issuing operations.", DefaultValueFactory = static _ => 1 });
+    /// <summary>
+    /// The threads of <c>run</c> and <c>ycsb</c>, one default for both (and the one <c>contend</c>'s ui has), so the
+    /// same workload named on either command is the same run.
+    /// </summary>
+    private static readonly Option<int> s_threads = new Option<int>("--threads", "-t")
+    {
+        Description = "Threads issuing operations.",
+        DefaultValueFactory = static _ => new SuiteSettings().YcsbThreads,
+        HelpName = "count",
+    }.AtLeast(1);
 
-    internal static readonly Option<double> DurationOption = AtLeast(new Option<double>("--duration") { Description = "Seconds measured per run, after the warm-up.", DefaultValueFactory = static _ => 5 }, 0, inclusive: false);
+    internal static readonly Option<double> DurationOption = new Option<double>("--duration")
+    {
+        Description = "Seconds measured per run, after the warm-up.",
+        DefaultValueFactory = static _ => 5,
+        HelpName = "seconds",
+    }.Above(0);
 
-    internal static readonly Option<double> WarmupOption = AtLeast(new Option<double>("--warmup") { Description = "Seconds run, unrecorded, before each measured run.", DefaultValueFactory = static _ => 1 }, 0, inclusive: true);
+    internal static readonly Option<double> WarmupOption = new Option<double>("--warmup")
+    {
+        Description = "Seconds run, unrecorded, before each measured run.",
+        DefaultValueFactory = static _ => 1,
+        HelpName = "seconds",
+    }.AtLeast(0);
 
-    private static readonly Option<long> s_records = new("--records", "-n") { Description = "Records loaded before the runs.", DefaultValueFactory = static _ => 100_000 };
+    private static readonly Option<long> s_records = Records("Records loaded before the runs.", 100_000);
 
-    internal static readonly Option<FileInfo?> JsonFileOption = new("--json") { Description = "Also write the results to this JSON file." };
+    internal static readonly Option<FileInfo?> JsonFileOption = new("--json") { Description = "Also write the results to this JSON file.", HelpName = "file" };
 
-    private static readonly Option<string[]> s_stores = EachChecked(
-        new Option<string[]>("--stores")
-        {
-            Description = "Rows to run, comma-separated or repeated; every available row when left out.",
-            AllowMultipleArgumentsPerToken = true,
-        },
-        StoreArguments.UnknownStore);
+    private static readonly Option<string[]> s_stores = StoreList("Rows to run; every row available here when left out.", StoreArguments.UnknownStore);
 
-    internal static readonly Option<LengthDistribution> KeyBytesOption = Lengths("--key-bytes", "Each key's length: 16, 16..64 (uniform) or 90%:16,10%:200 (buckets); sizes take B, KiB, MiB, KB, MB.", WorkloadSpec.DefaultKeyBytes);
+    internal static readonly Option<LengthDistribution> KeyBytesOption = Lengths("--key-bytes", "Each key's length: 16, 16..64 or 90%:16,10%:200.", WorkloadSpec.DefaultKeyBytes);
 
-    internal static readonly Option<LengthDistribution> ValueBytesOption = Lengths("--value-bytes", "Each value's length: 128, 100..4096 (uniform) or 80%:200,20%:40KiB (buckets); sizes take B, KiB, MiB, KB, MB.", WorkloadSpec.DefaultValueBytes);
+    internal static readonly Option<LengthDistribution> ValueBytesOption = Lengths("--value-bytes", "Each value's length: 128, 100..4096 or 80%:200,20%:40KiB.", WorkloadSpec.DefaultValueBytes);
 
     internal static readonly Option<KeyShape> KeyShapeOption = new("--key-shape")
     {
-        Description = "random, or prefixed:N (keys under N prefixes, ordered by record under each).",
+        Description = "random, or prefixed:N (keys under N prefixes).",
+        HelpName = "shape",
         DefaultValueFactory = static _ => KeyShape.Random,
         CustomParser = static result => Parsed(result, KeyShape.Parse, KeyShape.Random),
     };
 
-    internal static readonly Option<DirectoryInfo?> WorkDirectoryOption = new("--work-dir") { Description = "Scratch directory for the rows' stores. Default: a new folder under the system temp folder." };
+    internal static readonly Option<DirectoryInfo?> WorkDirectoryOption = WorkDirectory("Scratch directory for the rows' stores");
 
     /// <summary><c>kvbench run</c>: one store, one workload or mix.</summary>
     public static Command Run()
     {
-        Option<string?> workload = EachChecked(new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution)." }, UnknownWorkload);
-        Option<string?> mix = EachChecked(new Option<string?>("--mix") { Description = "Operation shares instead of a workload, e.g. read=0.5,update=0.5 (read, update, insert, rmw, scan, delete, haskey)." }, BadMix);
-        var distribution = new Option<KeyDistribution?>("--distribution") { Description = "uniform, zipfian or latest (default: the workload's, or zipfian)." };
-        var rate = new Option<double?>("--rate") { Description = "Operations per second across all threads, open loop (latency counted from each operation's intended start); closed loop when left out." };
-        var load = new Option<bool>("--load") { Description = "Load the records first (the store in --dir must otherwise hold them: kvbench load, or an earlier --load)." };
-        var command = new Command("run", "Runs one workload on one store from several threads and prints ops/s and p50/p95/p99/p99.9/max per operation; every read is checked.")
+        var workload = new Option<string?>("--workload", "-w") { Description = "A YCSB workload, A to F (its mix and key distribution).", HelpName = "name" };
+        workload.Validators.Add(result =>
+        {
+            if (result.Tokens.Count > 0 && UnknownWorkload(result.Tokens[0].Value) is { } error)
+            {
+                result.AddError(error);
+            }
+        });
+        Option<string[]> mix = ListOptions.Names("--mix", "Operation shares instead of a workload, e.g. read=0.5,update=0.5.", BadMix);
+        mix.HelpName = "shares";
+        var distribution = new Option<KeyDistribution?>("--distribution") { Description = "Uniform, Zipfian or Latest (default: the workload's, or Zipfian).", HelpName = "name" };
+        Option<double?> rate = new Option<double?>("--rate")
+        {
+            Description = "Operations per second of all threads together, open loop; closed loop when left out.",
+            HelpName = "per-second",
+        }.Above(0);
+        var load = new Option<bool>("--load") { Description = "Load the records first; else the store in --dir must hold them." };
+        var command = new Command("run", "Runs one workload on one store and prints throughput and latency per operation.")
         {
             workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption, ProfileArguments.Profile,
         };
@@ -67,7 +94,7 @@ internal static class WorkloadCommands
         StoreArguments.AddEndpointTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(workload) is not null && result.GetValue(mix) is not null)
+            if (result.GetValue(workload) is not null && result.GetValue(mix) is { Length: > 0 })
             {
                 result.AddError("Give --workload or --mix, not both.");
             }
@@ -75,11 +102,12 @@ internal static class WorkloadCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
+            string? shares = parseResult.GetValue(mix) is { Length: > 0 } given ? string.Join(',', given) : null;
             WorkloadSpec spec = parseResult.GetValue(workload) is { } name
                 ? YcsbWorkloads.Named(name)
-                : parseResult.GetValue(mix) is null && profile is not null
+                : shares is null && profile is not null
                     ? profile.ToSpec(parseResult.GetValue(ProfileArguments.Profile)!.Name)
-                    : new WorkloadSpec { Name = parseResult.GetValue(mix) ?? "read=1", Mix = ParseMix(parseResult.GetValue(mix) ?? "read=1") };
+                    : new WorkloadSpec { Name = shares ?? "read=1", Mix = ParseMix(shares ?? "read=1") };
             spec = spec with
             {
                 RecordCount = ProfileArguments.Choose(parseResult, s_records, profile, given => given.Records),
@@ -113,20 +141,20 @@ internal static class WorkloadCommands
     /// <summary><c>kvbench ycsb</c>: YCSB A to F over chosen rows.</summary>
     public static Command Ycsb()
     {
-        Option<string[]> workloads = EachChecked(new Option<string[]>("--workloads") { Description = "Which of A to F (default: all).", AllowMultipleArgumentsPerToken = true }, UnknownWorkload);
-        Option<int> ycsbThreads = Positive(new Option<int>("--threads", "-t") { Description = "Threads of every workload.", DefaultValueFactory = static _ => 4 });
-        var command = new Command("ycsb", "Runs YCSB's core workloads A to F on every chosen row, each row loaded once in a fresh directory, and prints one table.")
+        Option<string[]> workloads = ListOptions.Names("--workloads", "Which of the YCSB workloads A to F; all of them when left out.", UnknownWorkload);
+        workloads.HelpName = "names";
+        var command = new Command("ycsb", "Runs the YCSB workloads A to F on every chosen row, each loaded once in a fresh directory.")
         {
-            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, ycsbThreads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
+            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             WorkloadSpec[] chosen = parseResult.GetValue(workloads) is { Length: > 0 } names
-                ? [.. Split(names).Select(YcsbWorkloads.Named)]
+                ? [.. names.Select(YcsbWorkloads.Named)]
                 : [.. YcsbWorkloads.All];
             ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
-            SuiteSettings settings = Suite(parseResult, profile) with { YcsbThreads = ProfileArguments.Choose(parseResult, ycsbThreads, profile, given => given.Threads) };
+            SuiteSettings settings = Suite(parseResult, profile) with { YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads) };
             Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, directory => new StoreOptions { Directory = directory, Durability = durability })));
@@ -138,13 +166,15 @@ internal static class WorkloadCommands
     /// <summary><c>kvbench sweep threads|scale</c>.</summary>
     public static Command Sweep()
     {
-        var what = new Argument<string>("what") { Description = "threads (1 to 16 threads, three mixes) or scale (10^4, 10^5, 10^6 records)." };
+        var what = new Argument<string>("what") { Description = "threads (three mixes at each thread count) or scale (point and scan costs at each record count)." };
         what.AcceptOnlyFromAmong("threads", "scale");
-        var threadCounts = new Option<int[]>("--thread-counts") { Description = "Thread counts of a threads sweep (default 1 2 4 8 16).", AllowMultipleArgumentsPerToken = true };
-        var sizes = new Option<long[]>("--sizes") { Description = "Record counts of a scale sweep (default 10000 100000 1000000; add 10000000 for the long version).", AllowMultipleArgumentsPerToken = true };
-        var command = new Command("sweep", "Runs the thread sweep (read-only, write-only and 50/50 at each thread count) or the scale sweep (load rate, bytes per record, Get, Put and 100-record scans at each size) on every chosen row.")
+        var defaults = new SuiteSettings();
+        Option<int[]> threadCounts = ThreadCounts($"Thread counts of a threads sweep (default {string.Join(',', defaults.SweepThreads)}).");
+        Option<long[]> recordCounts = ListOptions.Numbers<long>("--record-counts", $"Record counts of a scale sweep (default {string.Join(',', defaults.ScaleRecords)}).").AtLeast(1);
+        recordCounts.HelpName = "counts";
+        var command = new Command("sweep", "Runs the thread sweep or the scale sweep on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, sizes, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
+            what, s_stores, s_records, threadCounts, recordCounts, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -156,7 +186,7 @@ internal static class WorkloadCommands
                 settings = settings with { SweepThreads = counts };
             }
 
-            if (parseResult.GetValue(sizes) is { Length: > 0 } records)
+            if (parseResult.GetValue(recordCounts) is { Length: > 0 } records)
             {
                 settings = settings with { ScaleRecords = [.. records.Order()] };
             }
@@ -226,11 +256,8 @@ internal static class WorkloadCommands
 
     private static IEnumerable<string> Rows(ParseResult parseResult) =>
         parseResult.GetValue(s_stores) is { Length: > 0 } names
-            ? Split(names).Select(StoreArguments.CanonicalName)
+            ? names.Select(StoreArguments.CanonicalName)
             : StoreCatalog.AvailableNames;
-
-    internal static IEnumerable<string> Split(IEnumerable<string> values) =>
-        values.SelectMany(value => value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
     /// <summary>Runs <paramref name="run"/> in --work-dir, or in a new temporary folder it removes afterwards.</summary>
     internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
@@ -255,7 +282,7 @@ internal static class WorkloadCommands
 
     /// <summary>
     /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
-    /// where asked, and prints each failure on a line of its own: exit code 1 when there is any.
+    /// where asked, and prints each failure on a line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
     internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures, IEnumerable<string>? notes = null)
     {
@@ -282,28 +309,12 @@ internal static class WorkloadCommands
             parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
         }
 
-        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.Error;
-    }
-
-    /// <summary>
-    /// Checks every comma-separated value of <paramref name="option"/> with <paramref name="check"/> while the command
-    /// line is parsed, so a wrong name is a usage error (exit 2) with the check's message, not a failure mid-run.
-    /// </summary>
-    internal static Option<T> EachChecked<T>(Option<T> option, Func<string, string?> check)
-    {
-        option.Validators.Add(result =>
-        {
-            foreach (string? error in Split(result.Tokens.Select(token => token.Value)).Select(check).Where(error => error is not null))
-            {
-                result.AddError(error!);
-            }
-        });
-        return option;
+        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
     }
 
     private static string? UnknownWorkload(string name) => YcsbWorkloads.Find(name) is null ? $"No YCSB workload is named '{name}'; they are A to F." : null;
 
-    /// <summary>A mix is one value with commas inside, so each comma-separated share is checked on its own.</summary>
+    /// <summary>Checks one share of a mix; the list's form has already split the shares apart.</summary>
     private static string? BadMix(string share)
     {
         try
@@ -363,7 +374,14 @@ internal static class WorkloadCommands
             }
             catch (ArgumentException e)
             {
-                result.AddError(e.Message.Split(" (Parameter", 2)[0]);
+                // The record set names the parameter it refused; the user typed an option, so the line names that.
+                string option = e.ParamName switch
+                {
+                    "keyBytes" => KeyBytesOption.Name,
+                    "keyShape" => KeyShapeOption.Name,
+                    _ => ValueBytesOption.Name,
+                };
+                result.AddError($"{option}: {e.Message.Split(" (Parameter", 2)[0]}");
             }
         });
 
@@ -386,20 +404,27 @@ internal static class WorkloadCommands
         }
     }
 
-    internal static Option<int> Positive(Option<int> option) => AtLeast(option, 1, inclusive: true);
+    /// <summary><c>--records</c>/<c>-n</c>: records loaded before a command's runs, at least one.</summary>
+    internal static Option<long> Records(string description, long defaultRecords) =>
+        new Option<long>("--records", "-n") { Description = description, DefaultValueFactory = _ => defaultRecords, HelpName = "count" }.AtLeast(1);
 
-    /// <summary>Makes a value below <paramref name="minimum"/> (or equal to it, unless <paramref name="inclusive"/>) a usage error.</summary>
-    internal static Option<T> AtLeast<T>(Option<T> option, T minimum, bool inclusive)
-        where T : IComparable<T>
+    /// <summary><c>--stores</c>: the rows a command runs on, each checked by <paramref name="check"/>.</summary>
+    internal static Option<string[]> StoreList(string description, Func<string, string?> check)
     {
-        option.Validators.Add(result =>
-        {
-            int comparison = result.GetValueOrDefault<T>().CompareTo(minimum);
-            if (comparison < 0 || (comparison == 0 && !inclusive))
-            {
-                result.AddError(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{option.Name} must be {(inclusive ? "at least" : "above")} {minimum}."));
-            }
-        });
+        Option<string[]> option = ListOptions.Names("--stores", description, check);
+        option.HelpName = "rows";
         return option;
     }
+
+    /// <summary><c>--thread-counts</c>: the thread counts of a sweep, each at least one.</summary>
+    internal static Option<int[]> ThreadCounts(string description)
+    {
+        Option<int[]> option = ListOptions.Numbers<int>("--thread-counts", description).AtLeast(1);
+        option.HelpName = "counts";
+        return option;
+    }
+
+    /// <summary><c>--work-dir</c>: a scratch directory kept afterwards, or a new temporary one removed afterwards.</summary>
+    internal static Option<DirectoryInfo?> WorkDirectory(string description) =>
+        new("--work-dir") { Description = $"{description}; default: a new temp folder.", HelpName = "dir" };
 }

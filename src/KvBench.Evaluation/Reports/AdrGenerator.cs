@@ -29,7 +29,7 @@ public static class AdrGenerator
     /// <param name="output">Where the file and its charts went.</param>
     /// <param name="errors">One line per problem.</param>
     /// <param name="log">What each step starts and how long it took.</param>
-    /// <returns>The problems: the run is no result (exit code 1) when there is any.</returns>
+    /// <returns>The problems: the run is no result (kvbench exits with its check-failed code) when there is any.</returns>
     public static async Task<IReadOnlyList<string>> WriteAsync(AdrRequest request, KvBenchCli? cli, TextWriter output, TextWriter errors, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(request);

@@ -1,4 +1,7 @@
 using System.CommandLine;
+using System.Globalization;
+using System.Reflection;
+using System.Text.RegularExpressions;
 
 using KvBench.Cli;
 using KvBench.Core;
@@ -9,7 +12,7 @@ namespace KvBench.Tests.Cli;
 /// How a store's typed errors become exit codes. The locked-store code is checked here in-process; the multi-process
 /// tests check it again through a real second process for every row that declares one writer or one process.
 /// </summary>
-public sealed class ExitCodeTests
+public sealed partial class ExitCodeTests
 {
     public static TheoryData<Exception, int?> Errors => new()
     {
@@ -67,7 +70,26 @@ public sealed class ExitCodeTests
     [Fact]
     public void Exit_codes_are_distinct()
     {
-        int[] codes = [ExitCodes.Ok, ExitCodes.Error, ExitCodes.Usage, ExitCodes.StoreLocked, ExitCodes.NotFound, ExitCodes.VerificationFailed, ExitCodes.StoreUnavailable, ExitCodes.StoreNotFound, ExitCodes.StoreDamaged, ExitCodes.StoreFull];
+        int[] codes = [.. Declared().Select(code => code.Value)];
+
         Assert.Equal(codes.Length, codes.Distinct().Count());
     }
+
+    [Fact]
+    public void Help_lists_exactly_the_declared_exit_codes_once_each()
+    {
+        int[] listed = [.. ExitCodes.Help.Split('\n').Select(line => ListedCode().Match(line)).Where(match => match.Success).Select(match => int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture))];
+
+        Assert.Equal(Declared().Select(code => code.Value).Order(), listed.Order());
+    }
+
+    /// <summary>Every exit code <see cref="ExitCodes"/> declares, by name, found by reflection so a new one cannot be left out.</summary>
+    internal static IReadOnlyList<(string Name, int Value)> Declared() =>
+        [.. typeof(ExitCodes).GetFields(BindingFlags.Public | BindingFlags.Static)
+            .Where(field => field is { IsLiteral: true } && field.FieldType == typeof(int))
+            .Select(field => (field.Name, (int)field.GetRawConstantValue()!))];
+
+    /// <summary>A line of the exit-code table: the code, right-aligned, then two spaces and its meaning.</summary>
+    [GeneratedRegex(@"^\s+(\d+)  \S")]
+    private static partial Regex ListedCode();
 }

@@ -61,7 +61,7 @@ public sealed class AdrSectionTests
     {
         using var directory = new TempDirectory();
         string file = directory.Combine("adr.md");
-        (int exitCode, string output, string error) = Invoke(["adr", "--section", "benchmarks", "--output", file, "--results", directory.Combine("no-results"), "--work-dir", directory.Combine("work")]);
+        (int exitCode, string output, string error) = Invoke(["adr", "--sections", "benchmarks", "--output", file, "--results", directory.Combine("no-results"), "--work-dir", directory.Combine("work")]);
 
         Assert.Equal(ExitCodes.Ok, exitCode);
         Assert.Equal(string.Empty, error);
@@ -69,7 +69,7 @@ public sealed class AdrSectionTests
         string markdown = File.ReadAllText(file);
         Assert.Contains("## Benchmark results", markdown, StringComparison.Ordinal);
         Assert.Contains("No PointOperations results were found.", markdown, StringComparison.Ordinal);
-        Assert.Contains("kvbench adr --output adr.md --section benchmarks", markdown, StringComparison.Ordinal);
+        Assert.Contains("kvbench adr --output adr.md --sections benchmarks", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("## Considered Options", markdown, StringComparison.Ordinal);
         Assert.Contains("## Machine", markdown, StringComparison.Ordinal);
     }
@@ -119,7 +119,7 @@ public sealed class AdrSectionTests
     [Fact]
     public void Kvbench_adr_with_a_section_that_does_not_exist_is_a_usage_error_naming_the_sections()
     {
-        (int exitCode, _, string error) = Invoke(["adr", "--section", "nope"]);
+        (int exitCode, _, string error) = Invoke(["adr", "--sections", "nope"]);
 
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Contains($"no section is named 'nope'; the sections are {string.Join(", ", AdrSections.Names)}.", error, StringComparison.Ordinal);

@@ -29,7 +29,7 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         string pristine = directory.Combine("pristine");
-        string[] records = ["--count", $"{Records}", "--value-bytes", "100"];
+        string[] records = ["--records", $"{Records}", "--value-bytes", "100"];
         Assert.Equal(ExitCodes.Ok, (await Run(["load", "--store", name, "--dir", pristine, .. records])).ExitCode);
         string[] files = [.. Directory.EnumerateFiles(pristine, "*", SearchOption.AllDirectories).Where(IsDamageable).Order(StringComparer.Ordinal)];
         Assert.NotEmpty(files);

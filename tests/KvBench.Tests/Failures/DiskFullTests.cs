@@ -86,7 +86,7 @@ public sealed class DiskFullTests : IClassFixture<RowHostsFixture>
         using var disk = new SmallFileSystem(8L << 20);
 
         CliRunResult load = await KvBenchCli.Locate().RunAsync(
-            ["load", "--store", StoreNames.SqliteWal, "--dir", disk.Combine("store"), "--count", "10000", "--value-bytes", $"{ValueBytes}", "--batch", "1"],
+            ["load", "--store", StoreNames.SqliteWal, "--dir", disk.Combine("store"), "--records", "10000", "--value-bytes", $"{ValueBytes}", "--batch", "1"],
             TimeSpan.FromSeconds(60));
 
         Assert.Equal(ExitCodes.StoreFull, load.ExitCode);

@@ -55,9 +55,9 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         }
 
         // Version 1 of the first records, then version 2 of those and Puts more: every Put of both runs changes the bytes its key holds.
-        long fewer = await CountFlushes(directory, ["load", .. store, "--count", Count(BaseRecords), "--batch", "1", "--value-version", "1"]);
-        long more = await CountFlushes(directory, ["load", .. store, "--count", Count(BaseRecords + Puts), "--batch", "1", "--value-version", "2"]);
-        CliRunResult reopened = await KvBenchCli.Locate().RunAsync(["verify", .. store, "--count", Count(BaseRecords + Puts), "--value-version", "2"], s_timeout);
+        long fewer = await CountFlushes(directory, ["load", .. store, "--records", Count(BaseRecords), "--batch", "1", "--value-version", "1"]);
+        long more = await CountFlushes(directory, ["load", .. store, "--records", Count(BaseRecords + Puts), "--batch", "1", "--value-version", "2"]);
+        CliRunResult reopened = await KvBenchCli.Locate().RunAsync(["verify", .. store, "--records", Count(BaseRecords + Puts), "--value-version", "2"], s_timeout);
 
         double perPut = (double)(more - fewer) / Puts;
         output.WriteLine($"{name} {durability}: {more} flush calls for {BaseRecords + Puts} changed Puts, {fewer} for {BaseRecords}: {perPut:0.00} per Put.");
@@ -78,8 +78,8 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         string[] store = ["--store", StoreNames.SqliteWal, "--dir", directory.Path, "--durability", "Synced"];
 
-        long changed = await CountFlushes(directory, ["load", .. store, "--count", Count(Puts), "--batch", "1", "--value-version", "1"]);
-        long identical = await CountFlushes(directory, ["load", .. store, "--count", Count(Puts), "--batch", "1", "--value-version", "1"]);
+        long changed = await CountFlushes(directory, ["load", .. store, "--records", Count(Puts), "--batch", "1", "--value-version", "1"]);
+        long identical = await CountFlushes(directory, ["load", .. store, "--records", Count(Puts), "--batch", "1", "--value-version", "1"]);
 
         output.WriteLine($"Sqlite_WAL Synced, {Puts} Puts: {changed} flush calls writing changed values, {identical} rewriting the same values.");
         Assert.True(changed >= Puts, $"{changed} flushes for {Puts} changed synced Puts.");
@@ -93,8 +93,8 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         string[] store = ["--store", StoreNames.FileSystem, "--dir", directory.Path];
 
-        long synced = await CountFlushes(directory, ["load", .. store, "--durability", "Synced", "--count", "50", "--batch", "1"]);
-        long buffered = await CountFlushes(directory, ["load", .. store, "--durability", "Buffered", "--count", "50", "--batch", "1", "--value-version", "1"]);
+        long synced = await CountFlushes(directory, ["load", .. store, "--durability", "Synced", "--records", "50", "--batch", "1"]);
+        long buffered = await CountFlushes(directory, ["load", .. store, "--durability", "Buffered", "--records", "50", "--batch", "1", "--value-version", "1"]);
 
         Assert.InRange(synced, 100, 110);
         Assert.InRange(buffered, 0, 5);

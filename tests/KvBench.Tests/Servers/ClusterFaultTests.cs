@@ -75,7 +75,7 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
     [Fact]
     public async Task The_command_refuses_a_follower_of_one_server_and_an_embedded_row_in_one_line()
     {
-        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis, "--member", "Follower"], TimeSpan.FromSeconds(60));
+        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis, "--members", "Follower"], TimeSpan.FromSeconds(60));
         CliRunResult embedded = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.SqliteWal], TimeSpan.FromSeconds(60));
 
         Assert.Equal(ExitCodes.Usage, follower.ExitCode);

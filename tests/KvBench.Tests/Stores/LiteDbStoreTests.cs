@@ -26,7 +26,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     public async Task Two_processes_writing_one_shared_store_at_once_both_keep_every_record()
     {
         using var directory = new TempDirectory();
-        string[] store = ["--store", StoreNames.LiteDb, "--dir", directory.Path, "--count", $"{Records}"];
+        string[] store = ["--store", StoreNames.LiteDb, "--dir", directory.Path, "--records", $"{Records}"];
 
         // A Put each, so the two loads interleave for their whole length; different seeds, so different keys.
         Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "1"], s_timeout);
@@ -57,7 +57,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         holder.Put([1], [1]);
 
         // The run's timeout only guards against a hang: the lock is tried without waiting.
-        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", StoreNames.LiteDbDirect, "--dir", directory.Path, "--count", "10"], s_timeout);
+        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", StoreNames.LiteDbDirect, "--dir", directory.Path, "--records", "10"], s_timeout);
 
         Assert.Equal(ExitCodes.StoreLocked, other.ExitCode);
         Assert.Contains("is locked by another process", other.Error, StringComparison.Ordinal);
@@ -134,7 +134,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         holder.Put([1], [1]);
 
         // The run's timeout only guards against a hang: the lock is tried without waiting.
-        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", opening, "--dir", directory.Path, "--count", "10"], s_timeout);
+        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", opening, "--dir", directory.Path, "--records", "10"], s_timeout);
 
         Assert.Equal(ExitCodes.StoreLocked, other.ExitCode);
         Assert.Contains($"{holding} has the same files open", other.Error, StringComparison.Ordinal);

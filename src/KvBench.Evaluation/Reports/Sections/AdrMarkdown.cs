@@ -45,7 +45,7 @@ public sealed class AdrMarkdown
     /// <summary>
     /// Makes sure what follows stands under the chapter <c>## <paramref name="title"/></c>: writes that heading unless it
     /// is the last chapter written. A section that continues another section's chapter (the crash rounds under the
-    /// capabilities' "Durability") calls it, so run alone (<c>kvbench adr --section</c>) it prints the headings it
+    /// capabilities' "Durability") calls it, so run alone (<c>kvbench adr --sections</c>) it prints the headings it
     /// stands under in the whole file.
     /// </summary>
     public void Within(string title)

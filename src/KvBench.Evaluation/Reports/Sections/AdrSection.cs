@@ -3,11 +3,11 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <summary>
 /// One part of the ADR file, whole in one class: the settings it runs with, how it measures, the markdown of its
 /// tables with the charts placed beside them, and what in its results makes the run exit with 1. A section is listed
-/// once, in <see cref="AdrSections"/>; <c>kvbench adr --section &lt;name&gt;</c> runs it alone.
+/// once, in <see cref="AdrSections"/>; <c>kvbench adr --sections &lt;name&gt;</c> runs it alone.
 /// </summary>
 public abstract class AdrSection
 {
-    /// <summary>The name <c>kvbench adr --section</c> takes: lower case, one word.</summary>
+    /// <summary>The name <c>kvbench adr --sections</c> takes: lower case, one word.</summary>
     public abstract string Name { get; }
 
     /// <summary>Measures, saying what it starts and how long each step took through <paramref name="context"/>.</summary>

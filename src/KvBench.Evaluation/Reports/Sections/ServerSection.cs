@@ -19,7 +19,7 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <param name="settings">The suites' lengths, the tiers, the embedded rows beside the servers, the round trips.</param>
 public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<ServerSectionSettings>(settings)
 {
-    /// <summary>The section's name, which <c>kvbench adr --section</c> takes.</summary>
+    /// <summary>The section's name, which <c>kvbench adr --sections</c> takes.</summary>
     public const string SectionName = "servers";
 
     /// <summary>The chapter the section writes.</summary>

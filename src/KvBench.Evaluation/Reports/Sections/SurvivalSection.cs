@@ -4,7 +4,7 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// What every row survives, embedded and server, in one table: the crash rounds' writer kills (<see cref="CrashRoundsSection"/>)
 /// and the server rows' writer and server kills (<see cref="ServerKillRoundsSection"/>), all of the same number of
 /// rounds. It measures nothing of its own: it sets those sections' results side by side, so run it with them
-/// (<c>kvbench adr --servers --section crash --section serverkills --section survives</c>); alone it writes nothing.
+/// (<c>kvbench adr --servers --sections crash serverkills survives</c>); alone it writes nothing.
 /// </summary>
 public sealed class SurvivalSection : AdrSection
 {
@@ -31,12 +31,12 @@ public sealed class SurvivalSection : AdrSection
         markdown.Output.AppendLine("Every row at every tier it offers, from the crash rounds above and the server kill rounds: a process kill is a writer killed with SIGKILL while it puts records (for a server row, the client's process; its server runs on), a server kill is the server's whole process tree killed under a writer and started again on its data directory. Each counts the records acknowledged before the kill and those missing or changed afterwards. A tier means one thing on every row: at Buffered an acknowledged write survives a killed process, at Synced a power cut as well; where a server's setting for a tier keeps less, the Acknowledged column names what it keeps instead, here and in every workload table that sets rows side by side.").AppendLine();
         if (crash is null)
         {
-            markdown.Output.AppendLine("The embedded rows' crash rounds did not run (`--section crash`).").AppendLine();
+            markdown.Output.AppendLine("The embedded rows' crash rounds did not run (`--sections crash`).").AppendLine();
         }
 
         if (servers is null)
         {
-            markdown.Output.AppendLine("The server rows did not run (`--servers --section serverkills`).").AppendLine();
+            markdown.Output.AppendLine("The server rows did not run (`--servers --sections serverkills`).").AppendLine();
         }
         else
         {
