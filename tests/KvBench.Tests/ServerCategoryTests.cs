@@ -3,12 +3,14 @@ using KvBench.Tests.Servers;
 namespace KvBench.Tests;
 
 /// <summary>
-/// Plain <c>dotnet test</c> leaves out <c>Category=Servers</c> (docs/testing.md) and must start no server: a class that
-/// takes a fixture starting servers, or joins a collection kept for the shared servers, has to say it is in that category.
+/// Plain <c>dotnet test</c> leaves out <c>Category=Servers</c> (docs/testing.md) and must start no server: a class
+/// that takes a fixture starting servers, or joins a collection kept for the shared servers, has to say it is in that
+/// category.
 /// </summary>
 public sealed class ServerCategoryTests
 {
-    private static readonly Type[] s_serverCollections = [typeof(AloneOnTheServersCollection), typeof(ServerLifecycleCollection)];
+    private static readonly Type[] s_serverCollections =
+        [typeof(AloneOnTheServersCollection), typeof(ServerLifecycleCollection)];
 
     [Fact]
     public void Every_class_that_starts_servers_through_a_fixture_or_shares_them_is_in_the_servers_category()
@@ -18,7 +20,8 @@ public sealed class ServerCategoryTests
 
         Assert.All(classes, type => Assert.True(
             InCategory(type, "Servers"),
-            $"{type.FullName} uses KvBench's servers but lacks [Trait(\"Category\", \"Servers\")], so plain `dotnet test` would start them."));
+            $"{type.FullName} uses KvBench's servers but lacks [Trait(\"Category\", \"Servers\")], so plain `dotnet test` "
+            + "would start them."));
     }
 
     [Fact]
@@ -29,14 +32,18 @@ public sealed class ServerCategoryTests
         type.GetInterfaces().Any(contract => contract.IsGenericType
             && contract.GetGenericTypeDefinition() == typeof(IClassFixture<>)
             && IsServerFixture(contract.GetGenericArguments()[0]))
-        || s_serverCollections.Select(definition => Name(definition, typeof(CollectionDefinitionAttribute))).Contains(Name(type, typeof(CollectionAttribute)));
+        || s_serverCollections
+            .Select(definition => Name(definition, typeof(CollectionDefinitionAttribute)))
+            .Contains(Name(type, typeof(CollectionAttribute)));
 
     /// <summary>Every fixture derived from the rows' hosts starts server rows; the base itself starts the embedded ones.</summary>
-    private static bool IsServerFixture(Type fixture) => fixture != typeof(RowHostsFixture) && typeof(RowHostsFixture).IsAssignableFrom(fixture);
+    private static bool IsServerFixture(Type fixture) =>
+        fixture != typeof(RowHostsFixture) && typeof(RowHostsFixture).IsAssignableFrom(fixture);
 
-    /// <summary>The collection name an attribute of <paramref name="attribute"/>'s type on <paramref name="type"/> gives, if any.</summary>
+    /// <summary>The collection <paramref name="type"/> names with an attribute of type <paramref name="attribute"/>, if any.</summary>
     private static string? Name(Type type, Type attribute) =>
-        type.GetCustomAttributesData().FirstOrDefault(data => data.AttributeType == attribute)?.ConstructorArguments is [{ Value: string name }, ..] ? name : null;
+        type.GetCustomAttributesData().FirstOrDefault(data => data.AttributeType == attribute)?.ConstructorArguments
+            is [{ Value: string name }, ..] ? name : null;
 
     private static bool InCategory(Type type, string category) =>
         type.GetCustomAttributesData().Any(data => data.AttributeType == typeof(TraitAttribute)
