@@ -54,6 +54,12 @@ public class ThreadedPointOperations
     /// <summary>How many records are preloaded; tests shrink it, and <see cref="PreloadedRecords"/> does for some rows.</summary>
     public int RecordCount { get; set; } = PointOperations.DefaultRecordCount;
 
+    /// <summary>
+    /// The operations one invocation makes: <see cref="OperationsPerInvoke"/>, which the timings divide by, so only a
+    /// test that runs every case once and times none may shrink it (divisible by every <see cref="Threads"/> value).
+    /// </summary>
+    public int Operations { get; set; } = OperationsPerInvoke;
+
     /// <summary>Every adapter and raw row that can be opened here; naive usages are single-threaded questions.</summary>
     public static IEnumerable<string> Types => PointTargets.Names.Where(name => RowVariants.Parse(name).Kind != RowVariantKind.Naive);
 
@@ -69,7 +75,7 @@ public class ThreadedPointOperations
         _threads = new CallingThreads(_preloaded.Target, _preloaded.Records, Threads, ValueBytes);
 
         // Made once, so no invocation allocates a delegate.
-        int share = OperationsPerInvoke / Threads;
+        int share = Operations / Threads;
         _put = thread => thread.Put(share);
         _get = thread => thread.Get(share);
     }

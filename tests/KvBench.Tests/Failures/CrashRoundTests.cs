@@ -2,7 +2,6 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
-using KvBench.Tests.MultiProcess;
 
 using Xunit.Abstractions;
 
@@ -11,22 +10,32 @@ namespace KvBench.Tests.Failures;
 /// <summary>
 /// Crash rounds through real processes: a writer acknowledges each record after Put returned (after Flush on a row that
 /// holds writes in memory until then) and is killed with SIGKILL at a random moment; the store must reopen with every
-/// acknowledged record and its exact bytes. A few rounds per row and tier here; <c>KVBENCH_CRASH_ROUNDS</c> runs more.
+/// acknowledged record and its exact bytes. A few rounds per row and tier by default, many more under
+/// <c>Category=Long</c>; <c>KVBENCH_CRASH_ROUNDS</c> sets the rounds of both.
 /// </summary>
 [Trait("Category", "Crash")]
-[Collection(MultiProcessCollection.Name)]
 public sealed class CrashRoundTests(ITestOutputHelper output)
 {
     private const int DefaultRounds = 3;
+    private const int LongRounds = 10;
 
     [Theory]
     [MemberData(nameof(PersistentTiers))]
-    public async Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability)
+    public Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability) =>
+        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(DefaultRounds), seedOffset: 0);
+
+    /// <summary>Other kill moments than the short form's (another seed), as many as a soak wants.</summary>
+    [Theory]
+    [Trait("Category", "Long")]
+    [MemberData(nameof(PersistentTiers))]
+    public Task No_acknowledged_record_is_lost_in_many_rounds_of_killing_the_writer(string name, Durability durability) =>
+        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(LongRounds), seedOffset: 1);
+
+    private async Task KillRounds(string name, Durability durability, int rounds, int seedOffset)
     {
         using var directory = new TempDirectory();
-        int rounds = CrashRounds.RoundsFromEnvironment(DefaultRounds);
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), name, durability, directory.Path, rounds, seed: rounds);
+        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), name, durability, directory.Path, rounds, seed: rounds + seedOffset);
 
         output.WriteLine($"{name} {durability}: {result.Rounds} rounds, {result.Acknowledged:N0} acknowledged, {result.Lost} lost, {result.Torn} torn");
         Assert.Empty(result.ReopenFailures);

@@ -2,7 +2,6 @@ using KvBench.Cli;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
-using KvBench.Tests.MultiProcess;
 
 using Xunit.Abstractions;
 
@@ -12,20 +11,31 @@ namespace KvBench.Tests.Failures;
 /// Flipped bits in a row's files, read back by <c>kvbench verify</c> in a process of its own: the row must answer with
 /// the typed error (exit code 8), or open cleanly and either read every record right (0) or let the verify find the
 /// records it got wrong (5), in one line, within a deadline: never a hang, and never a crash on a row that can avoid one.
+/// Each damage is a process start; a few per row run by default, many more under <c>Category=Long</c>.
 /// </summary>
 [Trait("Category", "Damage")]
-[Collection(MultiProcessCollection.Name)]
 public sealed class DamagedFileTests(ITestOutputHelper output)
 {
     private const int Records = 500;
-    private const int Trials = 6;
+    private const int Trials = 2;
+    private const int LongTrials = 12;
     private const int FlippedBits = 16;
 
     private static readonly TimeSpan s_deadline = TimeSpan.FromSeconds(60);
 
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
-    public async Task Flipped_bits_give_the_typed_error_or_a_clean_open_in_one_line_and_never_a_hang(string name)
+    public Task Flipped_bits_give_the_typed_error_or_a_clean_open_in_one_line_and_never_a_hang(string name) =>
+        DamageAndVerify(name, Trials, seed: name.Length * 7919);
+
+    /// <summary>Other damages than the short form's (another seed), as many as a soak wants.</summary>
+    [Theory]
+    [Trait("Category", "Long")]
+    [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
+    public Task Many_more_flipped_bits_give_the_typed_error_or_a_clean_open_in_one_line_and_never_a_hang(string name) =>
+        DamageAndVerify(name, LongTrials, seed: (name.Length * 7919) + 1);
+
+    private async Task DamageAndVerify(string name, int trials, int seed)
     {
         using var directory = new TempDirectory();
         string pristine = directory.Combine("pristine");
@@ -34,9 +44,9 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
         string[] files = [.. Directory.EnumerateFiles(pristine, "*", SearchOption.AllDirectories).Where(IsDamageable).Order(StringComparer.Ordinal)];
         Assert.NotEmpty(files);
 
-        var random = new Random(name.Length * 7919);
+        var random = new Random(seed);
         var outcomes = new List<string>();
-        for (int trial = 0; trial < Trials; trial++)
+        for (int trial = 0; trial < trials; trial++)
         {
             string damaged = directory.Combine($"trial-{trial}");
             CopyDirectory(pristine, damaged);

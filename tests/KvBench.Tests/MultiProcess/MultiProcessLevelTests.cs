@@ -2,6 +2,7 @@ using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Tests.Conformance;
+using KvBench.Tests.Probes;
 
 using Xunit.Abstractions;
 
@@ -10,19 +11,17 @@ namespace KvBench.Tests.MultiProcess;
 /// <summary>
 /// Two real processes of the built CLI, a "cli" and a "ui", on one directory at once, for every row that keeps its data in
 /// files. The level they show must be the level the adapter declares; each level's contract is then checked in detail.
+/// The two processes are the probe's own (<see cref="MeasuredRows"/>), measured once for this class and the probe tests.
 /// </summary>
 [Trait("Category", "MultiProcess")]
 [Collection(MultiProcessCollection.Name)]
-public sealed class MultiProcessLevelTests(ITestOutputHelper output)
+public sealed class MultiProcessLevelTests(MeasuredRows rows, ITestOutputHelper output)
 {
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
-    public async Task Two_processes_show_the_declared_multi_process_level(string name)
+    public void Two_processes_show_the_declared_multi_process_level(string name)
     {
-        using var directory = new TempDirectory();
-        var probe = new MultiProcessProbe(KvBenchCli.Locate());
-
-        MultiProcessMeasurement measured = await probe.MeasureAsync(name, directory.Path);
+        MultiProcessMeasurement measured = Assert.IsType<MultiProcessMeasurement>(rows.Measure(name).MultiProcess);
 
         output.WriteLine(measured.ToString());
         Assert.True(measured.MatchesDeclared, measured.ToString());
