@@ -27,7 +27,7 @@ namespace KvBench.Tests.Flushes;
 [Trait("Category", "DeviceFlushes")]
 public sealed class DeviceFlushTests(ITestOutputHelper output)
 {
-    /// <summary>Enough Puts that a few flushes of opening or closing do not move the per-Put count: at Synced they take 0.1 to 0.3 s here.</summary>
+    /// <summary>Enough Puts that a few flushes of opening or closing do not move the per-Put count, and few enough to stay quick at Synced.</summary>
     internal const int Puts = 200;
 
     /// <summary>The Puts of the shorter run, whose count is subtracted.</summary>

@@ -9,7 +9,7 @@ namespace KvBench.Tests.Flushes;
 /// process had open when the trace began is read from <c>/proc/PID/fdinfo</c> then; what it opens, and closes, while
 /// traced is read from strace's own lines, in order. Reading <c>/proc</c> only after the trace was wrong: dqlite's libraft
 /// closes a Raft log segment once it holds 8 MiB and writes on in the next one, and the appends to a segment closed
-/// during the trace were no longer seen as synchronous (a CI run counted 0.50 flushes per Put where every Put made three).
+/// during the trace were no longer seen as synchronous (the count per Put then fell below what every Put made).
 /// </summary>
 internal sealed partial class SynchronousDescriptors
 {

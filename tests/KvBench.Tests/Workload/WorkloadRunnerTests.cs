@@ -11,15 +11,11 @@ namespace KvBench.Tests.Workload;
 public sealed class WorkloadRunnerTests(ITestOutputHelper output)
 {
     /// <summary>
-    /// Three windows a preset, not one, for every row. Servers first: in a clean-clone CI etcd's YCSB-A recorded no read
-    /// and no update, and no error, in its 1 s, so both threads' calls had outlasted the window, while the same preset on
-    /// an idle machine, and with four busy loops and a synced writer beside it, ran 55 to 280 of each with the slowest
-    /// under 80 ms; the cause of such a stall (an election, a snapshot, the disk) was not seen. Then the in-process rows:
-    /// in a clean-clone CI of 2026-11-27 Memory's YCSB-E recorded no insert, and no error, in its 200 ms, where on an
-    /// idle machine the same settings ran 26 to 42 inserts among 445 to 584 scans (inserts are 5 % of the mix), and
-    /// LiteDB's, FASTER's and FileSystem's ran only 4 to 6. A longer window for every preset would only make a short
-    /// one rarer, and cost every run the time, while a preset run again on a fresh load costs only the run that fell
-    /// short. Wrong reads and errors still fail the first window.
+    /// Three windows a preset, not one, for every row. On a loaded machine a short window can end before a rare operation
+    /// ran at all: a server's stall (an election, a snapshot, the disk) can outlast both threads' calls, and YCSB-E's
+    /// inserts are a small share of its mix, so a slow row may record none in a short window. A longer window for every
+    /// preset would only make a short one rarer, and cost every run the time, while a preset run again on a fresh load
+    /// costs only the run that fell short. Wrong reads and errors still fail the first window.
     /// </summary>
     internal const int WindowsPerPreset = 3;
 
@@ -190,14 +186,11 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
 public sealed class ServerWorkloadTests(ITestOutputHelper output) : IClassFixture<ServerHostsFixture>
 {
     /// <summary>
-    /// A measured window of 1 s, not the smoke settings' 200 ms: in a clean-clone CI, while the run's other classes
-    /// started clusters and installed servers on the same two cores, Redis' YCSB-F recorded no read and no
-    /// read-modify-write, and no error, in its 200 ms; read as both threads' calls outlasting the window (a call begun in
-    /// the warm-up is not measured), which a longer window makes far less likely. And a warm-up of 500 ms, not 50: in a
-    /// later clean-clone CI Garnet's YCSB-E recorded no insert and no scan, and no error, in its 1 s (its scans took 21 ms
-    /// at the median on a quiet machine, so two threads' calls each outlasted the window). The likeliest slow calls are a
-    /// just-started server's first of each kind (Garnet, a .NET server, compiles its code as it first runs it), and those
-    /// now fall in the warm-up: a likely cause, not a proven one.
+    /// A measured window of 1 s, not the smoke settings' 200 ms, and a warm-up of 500 ms, not 50: while other classes
+    /// start clusters and install servers on the same cores, both threads' calls can outlast a short window (a call
+    /// begun in the warm-up is not measured), and a preset records nothing. The likeliest slow calls are a just-started
+    /// server's first of each kind (Garnet, a .NET server, compiles its code as it first runs it), and those fall in the
+    /// warm-up.
     /// </summary>
     private static readonly SuiteSettings s_settings = SuiteSettings.Smoke with { Warmup = TimeSpan.FromMilliseconds(500), Duration = TimeSpan.FromSeconds(1) };
 
