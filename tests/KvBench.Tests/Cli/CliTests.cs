@@ -21,22 +21,25 @@ public sealed class CliTests
         string[] store = ["--store", name, "--dir", directory.Path];
         string textValueHex = Convert.ToHexStringLower(Encoding.UTF8.GetBytes("Ada Lovelace"));
 
+        // A real process writes, another reads in hex, a third finds the deleted key gone: what one process stored, the
+        // next one opens. The steps between run the same commands in this process, which opens the store afresh for
+        // each as a process would, and spares a process start per step.
         Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "user:1", "Ada Lovelace"])).ExitCode);
-        Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "--hex", "757365723a00ff", "00ff0a"])).ExitCode);
-        Assert.Equal(ExitCodes.Ok, (await Run(["put", .. store, "other", "x"])).ExitCode);
+        Assert.Equal(ExitCodes.Ok, InProcess(["put", .. store, "--hex", "757365723a00ff", "00ff0a"]).ExitCode);
+        Assert.Equal(ExitCodes.Ok, InProcess(["put", .. store, "other", "x"]).ExitCode);
 
-        Assert.Equal((ExitCodes.Ok, "Ada Lovelace"), Outcome(await Run(["get", .. store, "user:1"])));
+        Assert.Equal((ExitCodes.Ok, "Ada Lovelace"), Outcome(InProcess(["get", .. store, "user:1"])));
         Assert.Equal((ExitCodes.Ok, "00ff0a"), Outcome(await Run(["get", .. store, "--hex", "757365723a00ff"])));
         Assert.Equal(
             (ExitCodes.Ok, $"757365723a00ff\t00ff0a\n757365723a31\t{textValueHex}"),
-            Outcome(await Run(["scan", .. store, "--hex", "757365723a"])));
+            Outcome(InProcess(["scan", .. store, "--hex", "757365723a"])));
 
-        Assert.Equal(ExitCodes.Ok, (await Run(["delete", .. store, "user:1"])).ExitCode);
+        Assert.Equal(ExitCodes.Ok, InProcess(["delete", .. store, "user:1"]).ExitCode);
         CliRunResult gone = await Run(["get", .. store, "user:1"]);
         Assert.Equal(ExitCodes.NotFound, gone.ExitCode);
         Assert.Contains("no such key", gone.Error, StringComparison.Ordinal);
-        Assert.Equal(ExitCodes.NotFound, (await Run(["delete", .. store, "user:1"])).ExitCode);
-        Assert.Equal((ExitCodes.Ok, "other\tx"), Outcome(await Run(["scan", .. store, "o"])));
+        Assert.Equal(ExitCodes.NotFound, InProcess(["delete", .. store, "user:1"]).ExitCode);
+        Assert.Equal((ExitCodes.Ok, "other\tx"), Outcome(InProcess(["scan", .. store, "o"])));
     }
 
     [Theory]
@@ -146,4 +149,11 @@ public sealed class CliTests
     private static Task<CliRunResult> Run(string[] arguments) => KvBenchCli.Locate().RunAsync(arguments, s_timeout);
 
     private static (int ExitCode, string Output) Outcome(CliRunResult run) => (run.ExitCode, run.Output);
+
+    /// <summary>The command run in this process, its output in the form a process's has: lines joined, no last newline.</summary>
+    private static CliRunResult InProcess(string[] arguments)
+    {
+        (int exitCode, string output, string error) = InProcessCli.Invoke(arguments);
+        return new CliRunResult(exitCode, output.ReplaceLineEndings("\n").TrimEnd('\n'), error);
+    }
 }
