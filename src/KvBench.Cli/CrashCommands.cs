@@ -35,6 +35,10 @@ internal static class CrashCommands
             {
                 result.AddError($"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {StoreArguments.CanonicalName(name)} has none.");
             }
+            else if (!row.IsOneProcess)
+            {
+                result.AddError($"--kill Server kills one server process; {row.Name} runs a cluster, whose members `kvbench cluster fault` kills.");
+            }
             else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
             {
                 result.AddError($"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's own.");

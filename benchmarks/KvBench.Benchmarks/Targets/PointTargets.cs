@@ -77,7 +77,7 @@ internal static class PointTargets
     /// <summary>
     /// The tier <paramref name="name"/> is measured at by a benchmark that measures at <paramref name="measuredAt"/>
     /// (<see cref="MeasuredAtAttribute"/>): that tier where the row offers it, so no row pays a device flush that another
-    /// does not; else the other (etcd, whose every commit is synced on each member, offers only Synced).
+    /// does not; else the other tier, for a row that does not open at that one.
     /// </summary>
     public static Durability TierOf(string name, Durability measuredAt = Durability.Buffered) =>
         StoreCatalog.Row(RowVariants.Parse(name).Row).OpensAt(measuredAt) ? measuredAt
