@@ -13,7 +13,7 @@ public sealed partial class DocumentLinksTests
     {
         string root = Repository.Root();
         var broken = new List<string>();
-        foreach (string page in HandWrittenPages(root))
+        foreach (string page in RunnableExample.HandWrittenPages(root))
         {
             string markdown = File.ReadAllText(page);
             foreach (Match link in LinkPattern().Matches(WithoutCode(markdown)))
@@ -51,14 +51,6 @@ public sealed partial class DocumentLinksTests
     [Fact]
     public void A_repeated_heading_gets_a_numbered_anchor() =>
         Assert.Equal(["rows", "rows-1"], Anchors("## Rows\n\n## Rows\n").Order(StringComparer.Ordinal));
-
-    /// <summary>The README and every page under docs/ but the generated ones (results, records).</summary>
-    private static IEnumerable<string> HandWrittenPages(string root) =>
-        Directory.EnumerateFiles(Path.Combine(root, "docs"), "*.md", SearchOption.AllDirectories)
-            .Where(page => Path.GetRelativePath(root, page).Replace('\\', '/') is var relative
-                && !relative.StartsWith("docs/results/", StringComparison.Ordinal)
-                && !relative.StartsWith("docs/adr/", StringComparison.Ordinal))
-            .Prepend(Path.Combine(root, "README.md"));
 
     /// <summary>The anchors GitHub gives the headings of <paramref name="markdown"/>, repeated ones numbered.</summary>
     private static HashSet<string> Anchors(string markdown)

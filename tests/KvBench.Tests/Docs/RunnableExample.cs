@@ -14,13 +14,14 @@ internal sealed record RunnableExample(string File, int Line, string Script)
     /// (<c>docs/results</c>, the generated records in <c>docs/adr</c>) print the commands that made them, which are
     /// not examples.
     /// </summary>
-    public static IReadOnlyList<RunnableExample> FindAll(string root)
-    {
-        IEnumerable<string> pages = Directory.EnumerateFiles(Path.Combine(root, "docs"), "*.md", SearchOption.AllDirectories)
+    public static IReadOnlyList<RunnableExample> FindAll(string root) =>
+        [.. HandWrittenPages(root).Order(StringComparer.Ordinal).SelectMany(page => Read(Relative(root, page), System.IO.File.ReadAllText(page)))];
+
+    /// <summary>The README and every page under docs/ but the generated ones (results, records), as full paths.</summary>
+    public static IEnumerable<string> HandWrittenPages(string root) =>
+        Directory.EnumerateFiles(Path.Combine(root, "docs"), "*.md", SearchOption.AllDirectories)
             .Where(page => !IsUnder(root, page, "docs/results") && !IsUnder(root, page, "docs/adr"))
             .Prepend(Path.Combine(root, "README.md"));
-        return [.. pages.Order(StringComparer.Ordinal).SelectMany(page => Read(Relative(root, page), System.IO.File.ReadAllText(page)))];
-    }
 
     /// <summary>The runnable blocks of one page's <paramref name="markdown"/>.</summary>
     public static IEnumerable<RunnableExample> Read(string file, string markdown)
