@@ -1,4 +1,6 @@
 using KvBench.Stores;
+using KvBench.Stores.Faster;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Benchmarks;
 
@@ -69,7 +71,7 @@ internal static class BenchmarkArguments
 
         if (at + 1 == args.Length)
         {
-            throw new ArgumentException($"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {StoreNames.Faster},{StoreNames.Memory}.", nameof(args));
+            throw new ArgumentException($"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {FasterRow.RowName},{MemoryRow.RowName}.", nameof(args));
         }
 
         rows = args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

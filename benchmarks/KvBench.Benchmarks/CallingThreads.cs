@@ -1,8 +1,8 @@
 using System.Buffers;
 
 using KvBench.Benchmarks.Paired;
-using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Workload;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

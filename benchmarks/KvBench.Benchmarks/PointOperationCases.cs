@@ -5,6 +5,7 @@ using BenchmarkDotNet.Attributes;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

@@ -2,7 +2,7 @@ using BenchmarkDotNet.Attributes;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
-using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Benchmarks;
 
@@ -15,7 +15,7 @@ namespace KvBench.Benchmarks;
 public class PointOperations : PointOperationCases
 {
     [ParamsSource(nameof(Types))]
-    public override string Type { get; set; } = StoreNames.Memory;
+    public override string Type { get; set; } = MemoryRow.RowName;
 
     /// <summary>Every embedded row that can be opened here (see <see cref="PointTargets"/>).</summary>
     public static IEnumerable<string> Types => PointTargets.Names;

@@ -1,5 +1,5 @@
-using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

@@ -1,5 +1,6 @@
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Workload;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 
@@ -36,7 +37,7 @@ internal sealed class PreloadedTarget
         IPointTarget target = dataset.Open(
             type,
             open: path => PointTargets.Open(type, path),
-            load: opened => opened.Load(records.Records, count),
+            load: opened => opened.Load(records.Records.Records(0, count)),
             verify: opened => records.Adopt(key => opened.Get(key)));
         return new PreloadedTarget(type, dataset, records, target);
     }

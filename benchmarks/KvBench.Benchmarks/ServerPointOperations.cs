@@ -3,7 +3,7 @@ using BenchmarkDotNet.Attributes;
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
-using KvBench.Stores;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Benchmarks;
 
@@ -21,7 +21,7 @@ namespace KvBench.Benchmarks;
 public class ServerPointOperations : PointOperationCases
 {
     [ParamsSource(nameof(Types))]
-    public override string Type { get; set; } = StoreNames.Redis;
+    public override string Type { get; set; } = RedisRow.RowName;
 
     /// <summary>Every server row available here, each followed by its raw baseline (see <see cref="PointTargets.ServerNames"/>).</summary>
     public static IEnumerable<string> Types => PointTargets.ServerNames;

@@ -3,6 +3,7 @@ using BenchmarkDotNet.Attributes;
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Benchmarks;
 
@@ -34,7 +35,7 @@ public class SyncedPuts
 
     /// <summary>The catalog row.</summary>
     [ParamsSource(nameof(Types))]
-    public string Type { get; set; } = StoreNames.SqliteWal;
+    public string Type { get; set; } = SqliteRow.WalName;
 
     /// <summary>The length of every value: the smaller point-operation size, where the flush dominates.</summary>
     [Params(128)]

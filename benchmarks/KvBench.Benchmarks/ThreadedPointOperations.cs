@@ -5,8 +5,8 @@ using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 
@@ -41,7 +41,7 @@ public class ThreadedPointOperations
 
     /// <summary>The row: an adapter or a raw driver.</summary>
     [ParamsSource(nameof(Types))]
-    public string Type { get; set; } = StoreNames.Memory;
+    public string Type { get; set; } = MemoryRow.RowName;
 
     /// <summary>The length of every value: the size the goals are set at, to keep the suite short.</summary>
     [Params(128)]

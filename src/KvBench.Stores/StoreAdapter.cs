@@ -267,7 +267,7 @@ internal abstract class StoreAdapter : IKeyValueStore
 
     /// <summary>
     /// <see cref="TryGetCore"/> for a store whose client hands a value back only as a new array (LiteDB, the SQL
-    /// servers' readers, dqlite's shell): <see cref="GetCore"/>, copied into <paramref name="destination"/>.
+    /// servers' readers, a server's shell client): <see cref="GetCore"/>, copied into <paramref name="destination"/>.
     /// </summary>
     protected bool TryGetThroughArray(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {

@@ -64,6 +64,16 @@ public static class StoreCatalog
         new DqliteRow(),
     ];
 
+    /// <summary>The in-process floor (<see cref="StoreRow.IsFloor"/>): what KvBench's runner costs, never a candidate.</summary>
+    public static StoreRow Floor { get; } = s_rows.Single(row => row.IsFloor);
+
+    /// <summary>
+    /// The embedded rows the server tables set beside the servers: SQLite and LMDB, the embedded stores a desktop team
+    /// weighs against a server, and the engine a server row stores in (<see cref="ServerRow.InProcessLineage"/>).
+    /// </summary>
+    public static IReadOnlyList<string> BesideServers { get; } =
+        [SqliteRow.WalName, LmdbRow.RowName, .. s_serverRows.Select(row => row.InProcessLineage).OfType<string>()];
+
     /// <summary>Every row the evaluation compares, in table order, including rows whose store cannot be had on this machine.</summary>
     public static IReadOnlyList<StoreRow> Rows => s_rows;
 

@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores;
 
@@ -48,16 +49,24 @@ public abstract class StoreRow
     public string Engine => IsAvailable ? DescribeEngine() : "not available";
 
     /// <summary>
-    /// Whether the point-operation benchmarks measure a raw-driver baseline, <c>&lt;Row&gt;_raw</c>, beside the row:
-    /// the same operations written against the store's package directly. Default: none.
+    /// What the point-operation benchmarks measure beside the row, each named <c>&lt;Row&gt;_raw</c> or
+    /// <c>&lt;Row&gt;_naive</c> (<see cref="RowVariants"/>): its raw-driver baseline, the same operations written against
+    /// the store's package directly, and its naive usage, a common but slow way of using the store. Default: none.
     /// </summary>
-    public virtual bool HasRawBaseline => false;
+    public virtual IReadOnlyList<PointBaseline> Baselines => [];
 
     /// <summary>
-    /// Whether the point-operation benchmarks measure a naive usage, <c>&lt;Row&gt;_naive</c>, beside the row: a common
-    /// but slow way of using the store. Default: none.
+    /// Whether the row is the in-process floor: what KvBench's own runner costs, set beside the candidates and never one
+    /// of them. Default: no.
     /// </summary>
-    public virtual bool HasNaiveUsage => false;
+    public virtual bool IsFloor => false;
+
+    /// <summary>
+    /// The tier a benchmark that measures at <paramref name="measuredAt"/> measures this row at: that tier where the row
+    /// opens at it, so no row pays a device flush that another does not; else the other tier.
+    /// </summary>
+    public Durability MeasuredTier(Durability measuredAt) =>
+        OpensAt(measuredAt) ? measuredAt : measuredAt == Durability.Buffered ? Durability.Synced : Durability.Buffered;
 
     /// <summary>
     /// Whether a fault inside the engine's own reads of damaged files may take the process down (a signal) instead of

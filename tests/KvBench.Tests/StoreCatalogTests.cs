@@ -1,5 +1,8 @@
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.Faster;
+using KvBench.Stores.LiteDb;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests;
 
@@ -19,7 +22,7 @@ public sealed class StoreCatalogTests
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open("sqlite_wal", new StoreOptions { Directory = directory.Path });
-        Assert.Equal(StoreNames.SqliteWal, store.Name);
+        Assert.Equal(SqliteRow.WalName, store.Name);
     }
 
     [Fact]
@@ -64,9 +67,9 @@ public sealed class StoreCatalogTests
     public void Every_available_row_names_the_engine_that_runs_it()
     {
         Assert.All(StoreCatalog.AvailableNames, name => Assert.Matches(@"\d+\.\d+", StoreCatalog.Engine(name)));
-        Assert.Contains("Microsoft.Data.Sqlite 10.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
-        Assert.Contains("SQLite 3.", StoreCatalog.Engine(StoreNames.SqliteWal), StringComparison.Ordinal);
-        Assert.Contains("Microsoft.FASTER.Core 2.", StoreCatalog.Engine(StoreNames.Faster), StringComparison.Ordinal);
-        Assert.Contains("LiteDB 5.", StoreCatalog.Engine(StoreNames.LiteDbDirect), StringComparison.Ordinal);
+        Assert.Contains("Microsoft.Data.Sqlite 10.", StoreCatalog.Engine(SqliteRow.WalName), StringComparison.Ordinal);
+        Assert.Contains("SQLite 3.", StoreCatalog.Engine(SqliteRow.WalName), StringComparison.Ordinal);
+        Assert.Contains("Microsoft.FASTER.Core 2.", StoreCatalog.Engine(FasterRow.RowName), StringComparison.Ordinal);
+        Assert.Contains("LiteDB 5.", StoreCatalog.Engine(LiteDbRow.DirectName), StringComparison.Ordinal);
     }
 }

@@ -5,6 +5,7 @@ using BenchmarkDotNet.Running;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

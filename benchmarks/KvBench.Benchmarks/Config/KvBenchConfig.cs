@@ -9,7 +9,7 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks.Targets;
-using KvBench.Evaluation.Measuring;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 
@@ -83,7 +83,7 @@ internal static class KvBenchConfig
 
     /// <summary>
     /// Whether <paramref name="benchmarkCase"/> runs: a variant or a method measured at one value size only
-    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperationCases.MeasuresAt"/>, <see cref="ServerPointOperations.Measures"/>) leaves out its
+    /// (<see cref="PointBaseline.OnlyValueBytes"/>, <see cref="PointOperationCases.MeasuresAt"/>, <see cref="ServerPointOperations.Measures"/>) leaves out its
     /// other cases, and with <paramref name="rows"/> only those rows and their variants run.
     /// </summary>
     private static bool IsSelected(BenchmarkCase benchmarkCase, IReadOnlyCollection<string>? rows)

@@ -3,6 +3,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 
 using KvBench.Evaluation.Measuring;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

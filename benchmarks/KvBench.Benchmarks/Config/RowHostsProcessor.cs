@@ -1,8 +1,8 @@
 using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Running;
 
-using KvBench.Evaluation.Measuring;
 using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks;
 

@@ -4,6 +4,7 @@ using System.Text.Json;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks.Paired;
 

@@ -8,6 +8,7 @@ using BenchmarkDotNet.Attributes;
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
 using KvBench.Evaluation.Measuring;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks.Paired;
 

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Benchmarks.Paired;
 
@@ -49,7 +50,7 @@ internal sealed class PairedSide : IDisposable
         IPointTarget target = PointTargets.Open(name, directory);
         try
         {
-            target.Load(records.Records, count);
+            target.Load(records.Records.Records(0, count));
             records.Adopt(key => target.Get(key)).ThrowIfFailed(name);
             return new PairedSide(name, target, records, valueBytes, role);
         }

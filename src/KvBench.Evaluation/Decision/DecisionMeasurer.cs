@@ -23,7 +23,7 @@ namespace KvBench.Evaluation.Decision;
 public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings settings, KvBenchCli? cli, string workDirectory, Action<string>? log = null)
 {
     /// <summary>The row whose workload figures bound what KvBench's runner can measure: the in-memory floor, never a candidate.</summary>
-    public const string FloorRow = StoreNames.Memory;
+    public static string FloorRow => StoreCatalog.Floor.Name;
 
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 

@@ -1,4 +1,5 @@
 using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Evaluation.Measuring;
 
@@ -86,7 +87,7 @@ public sealed record PairedPriceSettings
     /// row, and only its cells of the thread table (Get and Put at <see cref="ManyThreadsValueBytes"/>, at one thread and
     /// at <see cref="ManyThreads"/>): every cell of a null row costs the evaluation's 15 minutes a process's time.
     /// </summary>
-    public IReadOnlyList<string> NullRows { get; init; } = [RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw)];
+    public IReadOnlyList<string> NullRows { get; init; } = [RowVariants.Name(StoreCatalog.Floor.Name, RowVariantKind.Raw)];
 
     /// <summary>How long one process may take before it is killed and its row reported as failed: 5 minutes by default.</summary>
     public TimeSpan ProcessTimeout { get; init; } = TimeSpan.FromMinutes(5);

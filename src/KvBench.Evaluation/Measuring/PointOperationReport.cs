@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text;
 
+using KvBench.Stores.Baselines;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>

@@ -1,3 +1,5 @@
+using KvBench.Stores.Baselines;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>What a measurement says of a goal.</summary>

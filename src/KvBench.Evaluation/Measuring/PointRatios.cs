@@ -1,5 +1,7 @@
 using System.Globalization;
 
+using KvBench.Stores.Baselines;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>One row's median divided by its reference row's median, for one method and value size, from one run.</summary>

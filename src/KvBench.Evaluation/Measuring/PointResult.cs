@@ -1,3 +1,5 @@
+using KvBench.Stores.Baselines;
+
 namespace KvBench.Evaluation.Measuring;
 
 /// <summary>One measured point operation: a method on a row at one value size.</summary>

@@ -16,11 +16,11 @@ namespace KvBench.Evaluation.Servers;
 /// <param name="InProcessPerSecond">FASTER's operations per second.</param>
 public sealed record LineageComparison(Durability Durability, int Threads, string Operation, double ServerPerSecond, double InProcessPerSecond)
 {
-    /// <summary>The row over loopback.</summary>
-    public const string ServerRow = StoreNames.Garnet;
+    /// <summary>The row over loopback: the server row that names the engine it stores in.</summary>
+    public static string ServerRow { get; } = StoreCatalog.ServerRows.First(row => row.InProcessLineage is not null).Name;
 
-    /// <summary>The row in the client's process.</summary>
-    public const string InProcessRow = StoreNames.Faster;
+    /// <summary>The row in the client's process: that engine's embedded row.</summary>
+    public static string InProcessRow { get; } = StoreCatalog.ServerRows.First(row => row.InProcessLineage is not null).InProcessLineage!;
 
     /// <summary>Garnet's rate over FASTER's: below 1, the server and the network cost that much of the in-process rate.</summary>
     public double Ratio => ServerPerSecond / InProcessPerSecond;

@@ -56,16 +56,16 @@ public sealed record PublishedClaimResults(IReadOnlyList<WriteCell> Cells, IRead
 public static class PublishedClaims
 {
     /// <summary>The row and statement the write-up's "SQLite" stands for: the store's own upsert.</summary>
-    public static Contender Sqlite { get; } = new(StoreNames.SqliteWal, "INSERT ... ON CONFLICT DO UPDATE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
+    public static Contender Sqlite { get; } = new(SqliteRow.WalName, "INSERT ... ON CONFLICT DO UPDATE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
 
     /// <summary>SQLite's other upsert, beside MariaDB's REPLACE.</summary>
-    public static Contender SqliteReplace { get; } = new(StoreNames.SqliteWal, "INSERT OR REPLACE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace });
+    public static Contender SqliteReplace { get; } = new(SqliteRow.WalName, "INSERT OR REPLACE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace });
 
     /// <summary>The row and statement the write-up's "MySQL" stands for: the statement the MariaDB row writes with.</summary>
-    public static Contender MariaDb { get; } = new(StoreNames.MariaDb, "INSERT ... ON DUPLICATE KEY UPDATE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate });
+    public static Contender MariaDb { get; } = new(MariaDbRow.RowName, "INSERT ... ON DUPLICATE KEY UPDATE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate });
 
     /// <summary>The write-up's REPLACE on MariaDB.</summary>
-    public static Contender MariaDbReplace { get; } = new(StoreNames.MariaDb, "REPLACE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace });
+    public static Contender MariaDbReplace { get; } = new(MariaDbRow.RowName, "REPLACE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace });
 
     /// <summary>
     /// Measures every cell at every tier of <paramref name="settings"/>, each store in a directory of its own under

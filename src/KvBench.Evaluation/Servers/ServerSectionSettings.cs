@@ -23,7 +23,7 @@ public sealed record ServerSectionSettings
     /// The embedded rows the server rows are measured beside. Default: Sqlite_WAL and LMDB, and FASTER, whose
     /// successor engine Garnet serves, for the line that sets the two side by side (<see cref="LineageComparison"/>).
     /// </summary>
-    public IReadOnlyList<string> EmbeddedRows { get; init; } = [StoreNames.SqliteWal, StoreNames.Lmdb, StoreNames.Faster];
+    public IReadOnlyList<string> EmbeddedRows { get; init; } = StoreCatalog.BesideServers;
 
     /// <summary>Round trips timed per server row, after a tenth as many of warm-up. Default: 2,000.</summary>
     public int RoundTrips { get; init; } = 2_000;

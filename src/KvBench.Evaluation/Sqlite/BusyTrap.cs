@@ -106,7 +106,7 @@ public static class BusyTrap
         ArgumentNullException.ThrowIfNull(settings);
         return InDirectory(Path.Combine(workDirectory, $"naive-pool-{connections}"), directory =>
         {
-            VersionedRecords records = LoadRecords(StoreNames.SqliteWal, directory, settings);
+            VersionedRecords records = LoadRecords(SqliteRow.WalName, directory, settings);
             (BusyTrapResult Result, bool[] Acknowledged) run;
             using (var pool = new SqliteNaiveConnectionPool(directory, connections))
             {
@@ -118,7 +118,7 @@ public static class BusyTrap
                     pool.ReadModifyWriteAsync);
             }
 
-            using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory });
+            using IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory });
             return WithLosses(run, records, store);
         });
     }
@@ -133,7 +133,7 @@ public static class BusyTrap
         return InDirectory(Path.Combine(workDirectory, $"mysqlconnector-pool-{connections}"), directory =>
         {
             var options = new ServerStoreOptions { Directory = directory, Endpoint = endpoint };
-            VersionedRecords records = LoadRecords(StoreNames.MariaDb, options, settings);
+            VersionedRecords records = LoadRecords(MariaDbRow.RowName, options, settings);
             (BusyTrapResult Result, bool[] Acknowledged) run;
             using (var pool = new MySqlConnectorPool(endpoint, directory, connections))
             {
@@ -145,7 +145,7 @@ public static class BusyTrap
                     pool.ReadModifyWriteAsync);
             }
 
-            using IKeyValueStore store = StoreCatalog.Open(StoreNames.MariaDb, options);
+            using IKeyValueStore store = StoreCatalog.Open(MariaDbRow.RowName, options);
             return WithLosses(run, records, store);
         });
     }

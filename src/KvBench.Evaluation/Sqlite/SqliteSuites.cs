@@ -79,7 +79,7 @@ public sealed record SqliteResults(
 public static class SqliteSuites
 {
     /// <summary><c>Sqlite_WAL</c> and every strategy row: the lines of the strategy tables.</summary>
-    public static IReadOnlyList<string> StrategyRows { get; } = [StoreNames.SqliteWal, .. StoreCatalog.AvailableStrategyNames];
+    public static IReadOnlyList<string> StrategyRows { get; } = [SqliteRow.WalName, .. StoreCatalog.AvailableStrategyNames];
 
     /// <summary>
     /// <c>Sqlite_WAL</c> as it ships: the first line of both the upsert and the pragma table, measured once when both
@@ -125,7 +125,7 @@ public static class SqliteSuites
     public static IReadOnlyList<WorkloadResult> Variants(IEnumerable<SqliteVariant> variants, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null) =>
     [
         .. variants.SelectMany(variant =>
-            WorkloadSuites.Threads([StoreNames.SqliteWal], settings, workDirectory, log, loads, variant.Options)
+            WorkloadSuites.Threads([SqliteRow.WalName], settings, workDirectory, log, loads, variant.Options)
                 .Select(result => result with { Store = variant.Label })),
     ];
 

@@ -13,7 +13,7 @@ internal static class DqliteEndpoints
     /// <exception cref="ArgumentException">The list is empty or a member is not <c>host:port</c>.</exception>
     public static IReadOnlyList<string> Parse(string endpoints)
     {
-        string[] members = ClusterEndpoints.Split(endpoints, StoreNames.Dqlite);
+        string[] members = ClusterEndpoints.Split(endpoints, DqliteRow.RowName);
 
         foreach (string member in members)
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Stores.Dqlite;
@@ -17,7 +18,7 @@ namespace KvBench.Stores.Dqlite;
 /// otherwise. So every tier it is opened at is Synced: it declares <see cref="StoreCapabilities.SyncsEveryWrite"/>, as
 /// etcd does. Reads are the leader's, without a quorum check (dqlite's documentation, "Consistency model").
 /// </summary>
-internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabilities
+internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = DqliteSql.MaxKeyBytes,
     MaxValueBytes = MaxValueBytesBound,
@@ -30,6 +31,12 @@ internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabi
     SyncsEveryWrite = true,
 }, clientPackage: "go-dqlite", debianPackage: "go-dqlite", endpointVariable: "KVBENCH_DQLITE_ENDPOINT")
 {
+    /// <summary>dqlite through go-dqlite's shell: a three-node Raft-replicated SQLite, each store a table, every Raft append synced.</summary>
+    internal const string RowName = "dqlite";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new DqliteRaw(directory))];
+
     /// <summary>The database every node of dqlite-demo serves, which holds the row's tables beside the demo's own.</summary>
     internal const string Database = "demo";
 
@@ -58,6 +65,9 @@ internal sealed class DqliteRow() : ServerRow(StoreNames.Dqlite, new StoreCapabi
     /// learns it was deposed.
     /// </summary>
     public override bool LinearizableReads => false;
+
+    /// <inheritdoc/>
+    public override string? ClusterReads => "the leader answers from what it has applied, without confirming it still leads";
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 

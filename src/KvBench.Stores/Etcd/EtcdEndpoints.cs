@@ -12,7 +12,7 @@ internal static class EtcdEndpoints
     /// <exception cref="ArgumentException">The list is empty or a member is not <c>host:port</c> (https is not spoken: KvBench passes no certificates).</exception>
     public static IReadOnlyList<Uri> Parse(string endpoints)
     {
-        string[] members = ClusterEndpoints.Split(endpoints, StoreNames.Etcd);
+        string[] members = ClusterEndpoints.Split(endpoints, EtcdRow.RowName);
 
         return [.. members.Select(member => Member(member, endpoints))];
     }

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using Grpc.Core;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Stores.Etcd;
@@ -15,7 +16,7 @@ namespace KvBench.Stores.Etcd;
 /// <see cref="StoreCapabilities.SyncsEveryWrite"/>, as LiteDB's shared mode does, and the tables print its Buffered
 /// runs as Synced rather than set them beside Buffered rows unmarked. Reads are linearizable (etcd's default).
 /// </summary>
-internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabilities
+internal sealed class EtcdRow() : ServerRow(RowName, new StoreCapabilities
 {
     // One request carries key and value and must fit --max-request-bytes; the key takes a bound of its own so every
     // key up to it fits with every value up to the value bound, and the last KiB is the request's envelope (the
@@ -31,6 +32,18 @@ internal sealed class EtcdRow() : ServerRow(StoreNames.Etcd, new StoreCapabiliti
     SyncsEveryWrite = true,
 }, clientPackage: "dotnet-etcd", debianPackage: "etcd-server", endpointVariable: "KVBENCH_ETCD_ENDPOINT")
 {
+    /// <summary>etcd through dotnet-etcd: a three-member Raft cluster, each store a key prefix, every commit synced.</summary>
+    internal const string RowName = "etcd";
+
+    /// <inheritdoc/>
+    public override string? ClusterReads => "linearizable, the leader confirms its commit index";
+
+    /// <inheritdoc/>
+    public override string? ClusterRelaxedReads => "serializable, whichever member is asked answers from what it has applied, possibly stale";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new EtcdRaw(directory)) { ManyThreads = true }];
+
     /// <summary>etcd's largest request, its default of 1.5 MiB (<c>--max-request-bytes</c>).</summary>
     internal const int MaxRequestBytes = 1536 * 1024;
 

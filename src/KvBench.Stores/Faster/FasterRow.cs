@@ -1,11 +1,12 @@
 using FASTER.core;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores.Faster;
 
 /// <summary>The <c>FASTER</c> row: <see cref="FasterStore"/>, FASTER's FasterKV over byte spans on its managed log device.</summary>
-internal sealed class FasterRow() : StoreRow(StoreNames.Faster, new StoreCapabilities
+internal sealed class FasterRow() : StoreRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = FasterStore.MaxKeyBytes,
     MaxValueBytes = FasterStore.MaxValueBytes,
@@ -16,7 +17,11 @@ internal sealed class FasterRow() : StoreRow(StoreNames.Faster, new StoreCapabil
     WritesSurviveKillBeforeFlush = false,
 })
 {
-    public override bool HasRawBaseline => true;
+    /// <summary>FASTER's FasterKV over byte spans, durable at checkpoints.</summary>
+    internal const string RowName = "FASTER";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new FasterRaw(directory)) { ManyThreads = true }];
 
     /// <summary>
     /// FASTER walks its log without checks: a damaged record header (a flipped bit in its log, for one) faults inside its

@@ -1,11 +1,12 @@
 using System.Runtime.InteropServices;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores.FileSystem;
 
 /// <summary>The <c>FileSystem</c> row: <see cref="FileSystemStore"/>, one file per key.</summary>
-internal sealed class FileSystemRow() : StoreRow(StoreNames.FileSystem, new StoreCapabilities
+internal sealed class FileSystemRow() : StoreRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = FileSystemStore.MaxKeyBytes,
     MaxValueBytes = Array.MaxLength,
@@ -15,7 +16,11 @@ internal sealed class FileSystemRow() : StoreRow(StoreNames.FileSystem, new Stor
     Durability = DurabilityTiers.All,
 })
 {
-    public override bool HasRawBaseline => true;
+    /// <summary>One file per key.</summary>
+    internal const string RowName = "FileSystem";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new FileSystemRaw(directory))];
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new FileSystemStore(this, options);
 

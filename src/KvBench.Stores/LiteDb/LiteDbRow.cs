@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 using LiteDB;
 
@@ -11,6 +12,12 @@ namespace KvBench.Stores.LiteDb;
 /// </summary>
 internal sealed class LiteDbRow : StoreRow
 {
+    /// <summary>LiteDB in direct connection mode: one process at a time.</summary>
+    internal const string DirectName = "LiteDB_Direct";
+
+    /// <summary>LiteDB, one collection, shared connection mode (several processes).</summary>
+    internal const string SharedName = "LiteDB";
+
     /// <summary>The data file; LiteDB keeps its write-ahead log beside it as <c>kv-log.db</c>.</summary>
     internal const string DataFileName = "kv.db";
 
@@ -36,29 +43,43 @@ internal sealed class LiteDbRow : StoreRow
 
     private readonly ConnectionType _connection;
 
-    private LiteDbRow(string name, StoreCapabilities declared, ConnectionType connection)
-        : base(name, declared) => _connection = connection;
+    private LiteDbRow(string name, StoreCapabilities declared, ConnectionType connection, IReadOnlyList<PointBaseline> baselines)
+        : base(name, declared)
+    {
+        _connection = connection;
+        Baselines = baselines;
+    }
 
     /// <summary>
     /// The shared-connection row: several processes read and write the file, each operation building an engine under a
     /// named mutex. Closing that engine checkpoints, which fsyncs the data file: every write is Synced before it is
     /// acknowledged, whichever tier was asked for (see <see cref="LiteDbStore"/>).
     /// </summary>
-    internal static LiteDbRow Shared { get; } = new(StoreNames.LiteDb, Capabilities(MultiProcessLevel.Shared) with { SyncsEveryWrite = true }, ConnectionType.Shared);
+    /// <remarks>
+    /// Its naive usage (a database opened around every operation, as LiteDB's "Getting Started" shows) builds an engine
+    /// per operation, as this row does: it stands beside this row alone.
+    /// </remarks>
+    internal static LiteDbRow Shared { get; } = new(
+        SharedName,
+        Capabilities(MultiProcessLevel.Shared) with { SyncsEveryWrite = true },
+        ConnectionType.Shared,
+        [
+            new(RowVariantKind.Raw, static directory => new LiteDbRaw(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes },
+            new(RowVariantKind.Naive, static directory => new LiteDbNaive(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes },
+        ]);
 
     /// <summary>
     /// The direct-connection row. LiteDB alone does not stop a second process on Linux (it opens the file and writes,
     /// and the first keeps a stale view), so this row holds <see cref="StoreDirectoryLock"/> and is one process at a time.
     /// </summary>
-    internal static LiteDbRow Direct { get; } = new(StoreNames.LiteDbDirect, Capabilities(MultiProcessLevel.Exclusive), ConnectionType.Direct);
+    internal static LiteDbRow Direct { get; } = new(
+        DirectName,
+        Capabilities(MultiProcessLevel.Exclusive),
+        ConnectionType.Direct,
+        [new(RowVariantKind.Raw, static directory => new LiteDbDirectRaw(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes }]);
 
-    public override bool HasRawBaseline => true;
-
-    /// <summary>
-    /// The naive usage (a database opened around every operation, as LiteDB's "Getting Started" shows) builds an engine
-    /// per operation, as the shared row does: it stands beside that row.
-    /// </summary>
-    public override bool HasNaiveUsage => _connection == ConnectionType.Shared;
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; }
 
     /// <summary>The shared connection builds and disposes an engine around every operation, under LiteDB's named mutex.</summary>
     internal override bool BuildsEnginePerOperation => _connection == ConnectionType.Shared;

@@ -1,11 +1,12 @@
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 using LightningDB;
 
 namespace KvBench.Stores.Lmdb;
 
 /// <summary>The <c>LMDB</c> row: <see cref="LmdbStore"/> over the LMDB library <see cref="LmdbNativeLibrary"/> chose.</summary>
-internal sealed class LmdbRow() : StoreRow(StoreNames.Lmdb, new StoreCapabilities
+internal sealed class LmdbRow() : StoreRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = LmdbStore.MaxKeyBytes,
     MaxValueBytes = LmdbStore.MaxValueBytes,
@@ -15,9 +16,15 @@ internal sealed class LmdbRow() : StoreRow(StoreNames.Lmdb, new StoreCapabilitie
     Durability = DurabilityTiers.All,
 })
 {
-    public override bool HasRawBaseline => true;
+    /// <summary>LMDB through Debian's liblmdb0: one environment, its main database, a map that grows by itself.</summary>
+    internal const string RowName = "LMDB";
 
-    public override bool HasNaiveUsage => true;
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+    [
+        new(RowVariantKind.Raw, static directory => new LmdbRaw(directory)),
+        new(RowVariantKind.Naive, static directory => new LmdbNaive(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes },
+    ];
 
     /// <summary>
     /// LMDB maps its file and follows page pointers without checks: a damaged pointer (a flipped bit in data.mdb, for

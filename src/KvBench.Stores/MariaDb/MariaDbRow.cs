@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Servers;
 
 using MySqlConnector;
@@ -13,7 +14,7 @@ namespace KvBench.Stores.MariaDb;
 /// <c>innodb_flush_log_at_trx_commit=2</c> (the redo log is written at each commit and flushed about once a second),
 /// Synced is <c>1</c> (written and flushed at each commit).
 /// </summary>
-internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapabilities
+public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = MariaDbStore.MaxKeyBytes,
 
@@ -26,6 +27,12 @@ internal sealed class MariaDbRow() : ServerRow(StoreNames.MariaDb, new StoreCapa
     Durability = DurabilityTiers.All,
 }, clientPackage: "MySqlConnector", debianPackage: "mariadb-server", endpointVariable: "KVBENCH_MARIADB_ENDPOINT")
 {
+    /// <summary>MariaDB through MySqlConnector: one InnoDB VARBINARY/LONGBLOB key-value table.</summary>
+    public const string RowName = "MariaDB";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new MariaDbRaw(directory))];
+
     /// <summary>The user the package creates for the server; mariadbd refuses to run as root without being told to.</summary>
     private const string ServerUser = "mysql";
 

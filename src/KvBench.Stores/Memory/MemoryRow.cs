@@ -1,11 +1,12 @@
 using System.Runtime.InteropServices;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores.Memory;
 
 /// <summary>The <c>Memory</c> row: <see cref="MemoryStore"/>, the floor, not a candidate.</summary>
-internal sealed class MemoryRow() : StoreRow(StoreNames.Memory, new StoreCapabilities
+internal sealed class MemoryRow() : StoreRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = Array.MaxLength,
     MaxValueBytes = Array.MaxLength,
@@ -15,7 +16,14 @@ internal sealed class MemoryRow() : StoreRow(StoreNames.Memory, new StoreCapabil
     Durability = DurabilityTiers.None,
 })
 {
-    public override bool HasRawBaseline => true;
+    /// <summary>The in-process floor; not a candidate.</summary>
+    internal const string RowName = "Memory";
+
+    /// <inheritdoc/>
+    public override bool IsFloor => true;
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new MemoryRaw(directory)) { ManyThreads = true }];
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new MemoryStore(this, options);
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Servers;
 
 using Npgsql;
@@ -14,7 +15,7 @@ namespace KvBench.Stores.PostgreSql;
 /// about three <c>wal_writer_delay</c>s), Synced is <c>synchronous_commit=on</c> with <c>fsync=on</c> (flushed before
 /// the commit returns). Both are a session's own setting, so one server serves both tiers.
 /// </summary>
-internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new StoreCapabilities
+internal sealed class PostgreSqlRow() : ServerRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = PostgreSqlStore.MaxKeyBytes,
 
@@ -27,6 +28,12 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
     Durability = DurabilityTiers.All,
 }, clientPackage: "Npgsql", debianPackage: "postgresql", endpointVariable: "KVBENCH_POSTGRESQL_ENDPOINT")
 {
+    /// <summary>PostgreSQL through Npgsql: one bytea key-value table.</summary>
+    internal const string RowName = "PostgreSQL";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new PostgreSqlRaw(directory))];
+
     /// <summary>initdb refuses to run as root, and the server refuses too: both run as the package's own user.</summary>
     private const string ServerUser = "postgres";
 
@@ -111,7 +118,7 @@ internal sealed class PostgreSqlRow() : ServerRow(StoreNames.PostgreSql, new Sto
                 .MaxBy(version => int.TryParse(Path.GetFileName(version), NumberStyles.None, CultureInfo.InvariantCulture, out int major) ? major : -1)
             : null;
         return newest is null
-            ? throw new StoreUnavailableException(StoreNames.PostgreSql, $"no {program} under {Versions}/*/bin although the postgresql package is installed")
+            ? throw new StoreUnavailableException(RowName, $"no {program} under {Versions}/*/bin although the postgresql package is installed")
             : Path.Combine(newest, "bin", program);
     }
 

@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
+using KvBench.Stores.Faster;
 using KvBench.Stores.Servers;
 
 using StackExchange.Redis;
@@ -31,7 +33,7 @@ namespace KvBench.Stores.Redis;
 /// Garnet as its settings say. So Buffered (the write survives the process being killed) holds for one kill and not
 /// across repeated kills and recoveries; GarnetKillRoundTests measures the loss both ways.
 /// </remarks>
-internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCapabilities
+internal sealed class GarnetRow() : RespServerRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = MaxKeyBytes,
     MaxValueBytes = MaxValueBytes,
@@ -44,6 +46,15 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
     Durability = DurabilityTiers.Buffered,
 }, s_tool, endpointVariable: "KVBENCH_GARNET_ENDPOINT")
 {
+    /// <summary>Garnet, Microsoft Research's Redis-compatible server on Tsavorite, through the Redis row's client and store.</summary>
+    internal const string RowName = "Garnet";
+
+    /// <summary>Garnet stores in Tsavorite, the maintained successor of the FASTER engine.</summary>
+    public override string? InProcessLineage => FasterRow.RowName;
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new GarnetRaw(directory)) { ManyThreads = true }];
+
     /// <summary>
     /// Garnet keeps a key over 1,022 bytes, or a value over its inline limit, on the heap instead of in the log's page,
     /// so neither is bounded by a page. KvBench bounds keys at 8 MiB, the largest that Garnet 2.2.8 was seen to store and

@@ -30,7 +30,7 @@ internal sealed class RedisBenchmark : ServerBenchmark
 
     private protected override async Task<ServerBenchmarkResult> RunCoreAsync(HostPort server, ServerBenchmarkRun run, CancellationToken cancellationToken)
     {
-        await DebianPackages.EnsureInstalledAsync(StoreNames.Redis, Package).WaitAsync(cancellationToken).ConfigureAwait(false);
+        await DebianPackages.EnsureInstalledAsync(RedisRow.RowName, Package).WaitAsync(cancellationToken).ConfigureAwait(false);
         await LoadAsync(server, run).ConfigureAwait(false);
         var startInfo = new ProcessStartInfo(Program,
         [

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Servers;
 
 using StackExchange.Redis;
@@ -19,7 +20,7 @@ namespace KvBench.Stores.Redis;
 /// acknowledged (the kill rounds saw it), which a Buffered write of every other row survives. With <c>no</c> there is no
 /// background fsync to wait for, and every reply follows the write of its command.
 /// </remarks>
-internal sealed class RedisRow() : RespServerRow(StoreNames.Redis, new StoreCapabilities
+internal sealed class RedisRow() : RespServerRow(RowName, new StoreCapabilities
 {
     // proto-max-bulk-len (512 MiB by default) bounds one argument: a value, or a key with KvBench's prefix. A SET carries
     // both, and client-query-buffer-limit (1 GiB by default) bounds one command, so keys stop at half a value's limit.
@@ -34,6 +35,12 @@ internal sealed class RedisRow() : RespServerRow(StoreNames.Redis, new StoreCapa
     Durability = DurabilityTiers.All,
 }, new DebianServerPackage("redis-server"), endpointVariable: "KVBENCH_REDIS_ENDPOINT")
 {
+    /// <summary>Redis through StackExchange.Redis: values under a key prefix, a sorted-set index, the append-only file.</summary>
+    internal const string RowName = "Redis";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new RedisRaw(directory)) { ManyThreads = true }];
+
     private const string RedisServer = "/usr/bin/redis-server";
 
     /// <summary>appendfsync holds for every client of a server, so KvBench runs one server per tier.</summary>

@@ -1,13 +1,14 @@
 using System.Runtime.InteropServices;
 
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 using RocksDbSharp;
 
 namespace KvBench.Stores.RocksDb;
 
 /// <summary>The <c>RocksDB</c> row: <see cref="RocksDbStore"/> over the native library the <c>RocksDB</c> package carries.</summary>
-internal sealed class RocksDbRow() : StoreRow(StoreNames.RocksDb, new StoreCapabilities
+internal sealed class RocksDbRow() : StoreRow(RowName, new StoreCapabilities
 {
     MaxKeyBytes = RocksDbStore.MaxKeyBytes,
     // RocksDB recommends values up to 3 GB (a write batch takes 4 GiB - 1); Get returns a .NET array, which
@@ -19,12 +20,18 @@ internal sealed class RocksDbRow() : StoreRow(StoreNames.RocksDb, new StoreCapab
     Durability = DurabilityTiers.All,
 })
 {
+    /// <summary>RocksDB through the RocksDB package (RocksDbSharp, its bundled RocksDB), default column family.</summary>
+    internal const string RowName = "RocksDB";
+
     /// <summary>The package's id on NuGet, whose version names the RocksDB it bundles.</summary>
     private const string PackageId = "RocksDB";
 
-    public override bool HasRawBaseline => true;
-
-    public override bool HasNaiveUsage => true;
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+    [
+        new(RowVariantKind.Raw, static directory => new RocksDbRaw(directory)) { ManyThreads = true },
+        new(RowVariantKind.Naive, static directory => new RocksDbNaive(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes },
+    ];
 
     /// <summary>
     /// RocksDB fails every later write of the open that met a full disk with the same "No space left on device" (even

@@ -6,7 +6,7 @@ using KvBench.Core;
 namespace KvBench.Stores.Servers;
 
 /// <summary>
-/// What every cluster KvBench runs as processes of its own shares (etcd's members, dqlite's nodes): members on loopback,
+/// What every cluster KvBench runs as processes of its own shares (each member a process): members on loopback,
 /// two free ports each and a data directory each below the cluster's, started together and ready once the row says the
 /// cluster answers (<see cref="ServerRow.AnswersAsync"/>); a member is killed, restarted on its data or signalled by
 /// its index; disposed, every member is killed and the data deleted. A cluster says only how its members start

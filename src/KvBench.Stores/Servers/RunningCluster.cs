@@ -1,7 +1,7 @@
 namespace KvBench.Stores.Servers;
 
 /// <summary>
-/// A cluster KvBench runs for a row (etcd's three members, dqlite's three nodes): a <see cref="RunningServer"/> whose members can be faulted
+/// A cluster KvBench runs for a row (three members): a <see cref="RunningServer"/> whose members can be faulted
 /// one at a time, as a cluster's fault test does (<see cref="PrivateCluster"/>).
 /// </summary>
 internal abstract class RunningCluster : RunningServer

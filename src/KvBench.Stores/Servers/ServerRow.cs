@@ -36,6 +36,13 @@ public abstract class ServerRow : StoreRow
         _server = new SharedServer(this);
     }
 
+    /// <summary>
+    /// The embedded row whose engine this server stores in, for the line that sets the two side by side: what separates
+    /// their rates is then mostly what the server and the network cost a call. <see langword="null"/> (the default) for
+    /// none.
+    /// </summary>
+    public virtual string? InProcessLineage => null;
+
     /// <summary>The package that holds the server (a Debian package, or a .NET tool), installed when the row's server is first needed.</summary>
     public string ServerPackage => Install.Package;
 
@@ -47,12 +54,6 @@ public abstract class ServerRow : StoreRow
     /// string, as <see cref="ServerStoreOptions.Endpoint"/>); when set, KvBench starts no server for the row.
     /// </summary>
     public string EndpointVariable { get; }
-
-    /// <summary>
-    /// Every server row has one: its client used directly, on one connection held open with its commands prepared, at the
-    /// same server and tier as the adapter (the benchmarks' <c>ServerPointOperations</c>).
-    /// </summary>
-    public override bool HasRawBaseline => true;
 
     /// <summary>
     /// The server this process runs for the row, started once however many suites ask for it at once, or nothing when
@@ -154,10 +155,22 @@ public abstract class ServerRow : StoreRow
     /// <summary>
     /// Whether the row's own reads are linearizable: each sees every write acknowledged before it began (a server of one,
     /// etcd's reads through the leader's read index). Default: yes. A row whose leader answers from what it has applied
-    /// without confirming it still leads (dqlite) says no: a leader deposed without knowing it yet may answer stale,
-    /// which a cluster fault run counts rather than fails.
+    /// without confirming it still leads says no: a leader deposed without knowing it yet may answer stale, which a
+    /// cluster fault run counts rather than fails.
     /// </summary>
     public virtual bool LinearizableReads => true;
+
+    /// <summary>
+    /// For a row that runs a cluster, what its own reads ask of the cluster, as the cluster tables explain it; else
+    /// <see langword="null"/> (the default).
+    /// </summary>
+    public virtual string? ClusterReads => null;
+
+    /// <summary>
+    /// For a cluster row that offers reads without a quorum (<see cref="WithRelaxedReads"/>), what they ask, as the
+    /// cluster tables explain it; else <see langword="null"/> (the default).
+    /// </summary>
+    public virtual string? ClusterRelaxedReads => null;
 
     /// <summary>
     /// The server's own benchmark tool, which KvBench runs against the row's server beside the row, or

@@ -31,7 +31,7 @@ public sealed class SqliteNaiveConnectionPool : IDisposable
         ArgumentOutOfRangeException.ThrowIfLessThan(connections, 1);
         if (!SqliteStoreBase.HoldsStore(directory))
         {
-            throw new StoreNotFoundException(StoreNames.SqliteWal, directory, StoreAccess.ReadWrite);
+            throw new StoreNotFoundException(SqliteRow.WalName, directory, StoreAccess.ReadWrite);
         }
 
         var options = new SqliteStoreOptions { Directory = directory, Durability = durability, BusyTimeoutMilliseconds = 0 };

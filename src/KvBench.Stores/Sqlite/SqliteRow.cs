@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Stores.Baselines;
 
 using Microsoft.Data.Sqlite;
 
@@ -12,6 +13,27 @@ namespace KvBench.Stores.Sqlite;
 /// </summary>
 public sealed class SqliteRow : StoreRow
 {
+    /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a read connection per thread.</summary>
+    public const string WalName = "Sqlite_WAL";
+
+    /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
+    public const string ScalarName = "Sqlite_Scalar";
+
+    /// <summary>SQLite as <see cref="WalName"/>, every thread sharing one connection behind a lock (what Sqlite_WAL was before it took a read connection per thread).</summary>
+    public const string OneConnectionName = "Sqlite_OneConnection";
+
+    /// <summary>SQLite as <see cref="WalName"/>, one connection per thread.</summary>
+    public const string PerThreadName = "Sqlite_PerThread";
+
+    /// <summary>SQLite with the rollback journal (DELETE), one connection behind a lock.</summary>
+    public const string RollbackName = "Sqlite_Rollback";
+
+    /// <summary>SQLite in WAL, one connection per thread, all sharing one page cache.</summary>
+    public const string SharedCacheName = "Sqlite_SharedCache";
+
+    /// <summary>SQLite in WAL through Microsoft.Data.Sqlite as most .NET code uses it: a pooled connection opened per operation.</summary>
+    public const string AdoNetName = "Sqlite_AdoNet";
+
     private static readonly StoreCapabilities s_declared = new()
     {
         // SQLITE_MAX_LENGTH (1,000,000,000) bounds a whole row; half each keeps a row with both at their limits legal.
@@ -24,61 +46,60 @@ public sealed class SqliteRow : StoreRow
     };
 
     private readonly Func<StoreRow, StoreOptions, IKeyValueStore> _open;
-    private readonly bool _hasRawBaseline;
-    private readonly bool _hasNaiveUsage;
 
     private SqliteRow(
         string name,
         Func<StoreRow, StoreOptions, IKeyValueStore> open,
-        bool hasRawBaseline = false,
-        bool hasNaiveUsage = false,
+        IReadOnlyList<PointBaseline>? baselines = null,
         bool readsOnConnectionPerThreadInWal = false)
         : base(name, s_declared)
     {
         _open = open;
-        _hasRawBaseline = hasRawBaseline;
-        _hasNaiveUsage = hasNaiveUsage;
+        Baselines = baselines ?? [];
         ReadsOnConnectionPerThreadInWal = readsOnConnectionPerThreadInWal;
     }
 
     /// <summary><c>Sqlite_WAL</c>: a blob table, one writer connection and a read connection per thread.</summary>
     internal static SqliteRow Wal { get; } = new(
-        StoreNames.SqliteWal,
+        WalName,
         static (row, options) => new SqliteWriterReadersStore(row, new BlobKeySchema(), options),
-        hasRawBaseline: true,
-        hasNaiveUsage: true,
+        baselines:
+        [
+            new(RowVariantKind.Raw, static directory => new SqliteWalRaw(directory)),
+            new(RowVariantKind.Naive, static directory => new SqliteWalNaive(directory)) { OnlyValueBytes = PointBaseline.PublishedTableValueBytes },
+        ],
         readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_Scalar</c>: typed key columns, the same writer and readers.</summary>
     internal static SqliteRow Scalar { get; } = new(
-        StoreNames.SqliteScalar,
+        ScalarName,
         static (row, options) => new SqliteWriterReadersStore(row, new ScalarKeySchema(), options),
-        hasRawBaseline: true,
+        baselines: [new(RowVariantKind.Raw, static directory => new SqliteScalarRaw(directory))],
         readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_OneConnection</c>: every thread shares one connection behind a lock.</summary>
     internal static SqliteRow OneConnection { get; } = new(
-        StoreNames.SqliteOneConnection, static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), options));
+        OneConnectionName, static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), options));
 
     /// <summary><c>Sqlite_PerThread</c>: one connection per thread.</summary>
     internal static SqliteRow PerThread { get; } = new(
-        StoreNames.SqlitePerThread,
+        PerThreadName,
         static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), options),
         readsOnConnectionPerThreadInWal: true);
 
     /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
     internal static SqliteRow Rollback { get; } = new(
-        StoreNames.SqliteRollback,
+        RollbackName,
         static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
 
     /// <summary><c>Sqlite_SharedCache</c>: one connection per thread, all sharing one page cache.</summary>
     internal static SqliteRow SharedCache { get; } = new(
-        StoreNames.SqliteSharedCache,
+        SharedCacheName,
         static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true }));
 
     /// <summary><c>Sqlite_AdoNet</c>: a pooled connection opened per operation, as most .NET code uses SQLite.</summary>
     internal static SqliteRow AdoNet { get; } = new(
-        StoreNames.SqliteAdoNet, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options));
+        AdoNetName, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options));
 
     /// <summary>
     /// Whether the row runs in WAL with a connection of its own for every reading thread (no shared page cache), so its
@@ -88,9 +109,8 @@ public sealed class SqliteRow : StoreRow
     /// </summary>
     public bool ReadsOnConnectionPerThreadInWal { get; }
 
-    public override bool HasRawBaseline => _hasRawBaseline;
-
-    public override bool HasNaiveUsage => _hasNaiveUsage;
+    /// <inheritdoc/>
+    public override IReadOnlyList<PointBaseline> Baselines { get; }
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => _open(this, options);
 

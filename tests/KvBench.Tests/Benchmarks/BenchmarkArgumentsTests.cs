@@ -8,7 +8,11 @@ using KvBench.Benchmarks;
 using KvBench.Benchmarks.Paired;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Stores;
+using KvBench.Stores.Faster;
+using KvBench.Stores.LiteDb;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -50,11 +54,11 @@ public sealed class BenchmarkArgumentsTests
     [Fact]
     public void Rows_keep_the_cases_of_those_rows_and_their_variants_and_leave_benchmark_dotnet_its_arguments()
     {
-        string[] args = BenchmarkArguments.WithoutRows(["--filter", "*", BenchmarkArguments.RowsSwitch, $"{StoreNames.Faster},{StoreNames.Memory}", "--job", "dry"], out IReadOnlyList<string>? rows);
+        string[] args = BenchmarkArguments.WithoutRows(["--filter", "*", BenchmarkArguments.RowsSwitch, $"{FasterRow.RowName},{MemoryRow.RowName}", "--job", "dry"], out IReadOnlyList<string>? rows);
 
         Assert.Equal(["--filter", "*", "--job", "dry"], args);
         HashSet<string> types = [.. Cases(typeof(PointOperations), rows, args).Select(TypeOf)];
-        Assert.Equal([StoreNames.Faster, $"{StoreNames.Faster}_raw", StoreNames.Memory, $"{StoreNames.Memory}_raw"], types.Order(StringComparer.Ordinal));
+        Assert.Equal([FasterRow.RowName, $"{FasterRow.RowName}_raw", MemoryRow.RowName, $"{MemoryRow.RowName}_raw"], types.Order(StringComparer.Ordinal));
         Assert.Throws<ArgumentException>(() => BenchmarkArguments.WithoutRows([BenchmarkArguments.RowsSwitch, "NoSuchRow"], out _));
         Assert.Throws<ArgumentException>(() => BenchmarkArguments.WithoutRows([BenchmarkArguments.RowsSwitch], out _));
     }
@@ -94,9 +98,9 @@ public sealed class BenchmarkArgumentsTests
         BenchmarkCase[] cases = Cases(typeof(ThreadedPointOperations));
 
         Assert.All(cases.Where(benchmarkCase => ThreadsOf(benchmarkCase) > 1), benchmarkCase => Assert.True(PointTargets.ServesManyThreads(TypeOf(benchmarkCase))));
-        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Faster}_raw" && ThreadsOf(benchmarkCase) == 4);
-        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Lmdb}_raw" && ThreadsOf(benchmarkCase) == 1);
-        Assert.DoesNotContain(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{StoreNames.Lmdb}_raw" && ThreadsOf(benchmarkCase) > 1);
+        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{FasterRow.RowName}_raw" && ThreadsOf(benchmarkCase) == 4);
+        Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{LmdbRow.RowName}_raw" && ThreadsOf(benchmarkCase) == 1);
+        Assert.DoesNotContain(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{LmdbRow.RowName}_raw" && ThreadsOf(benchmarkCase) > 1);
     }
 
     [Fact]
@@ -105,11 +109,11 @@ public sealed class BenchmarkArgumentsTests
         BenchmarkCase[] cases = BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(KvBenchConfig.EvaluationJob)).BenchmarksCases;
         int[] SizesOf(string type) => [.. cases.Where(c => (string)c.Parameters[nameof(PointOperations.Type)] == type).Select(c => (int)c.Parameters[nameof(PointOperations.ValueBytes)]).Distinct().Order()];
 
-        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_raw"));
-        Assert.Equal([128], SizesOf(StoreNames.LiteDb + "_naive"));
-        Assert.Equal([128, 1028], SizesOf(StoreNames.LiteDb));
-        Assert.Equal([128, 1028], SizesOf(StoreNames.SqliteWal + "_raw"));
-        Assert.Equal([128], SizesOf(StoreNames.SqliteWal + "_naive"));
+        Assert.Equal([128], SizesOf(LiteDbRow.SharedName + "_raw"));
+        Assert.Equal([128], SizesOf(LiteDbRow.SharedName + "_naive"));
+        Assert.Equal([128, 1028], SizesOf(LiteDbRow.SharedName));
+        Assert.Equal([128, 1028], SizesOf(SqliteRow.WalName + "_raw"));
+        Assert.Equal([128], SizesOf(SqliteRow.WalName + "_naive"));
 
         // GetArray and HaveKey at one size, on every row; Put and Get at both.
         Assert.All(

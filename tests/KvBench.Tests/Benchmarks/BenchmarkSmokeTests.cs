@@ -8,6 +8,9 @@ using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -110,7 +113,7 @@ public sealed class BenchmarkSmokeTests
         IReadOnlySet<PairedCellKey> only = PairedCellKey.Parse($"{PointMethods.HaveKey}@128x1,{PointMethods.Put}@128x{settings.ManyThreads}");
         try
         {
-            PairedPriceWorker.Run(StoreNames.Memory, output, settings, TinyRecordCount, only: only);
+            PairedPriceWorker.Run(MemoryRow.RowName, output, settings, TinyRecordCount, only: only);
             List<PairedCell> cells = System.Text.Json.JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output))!;
 
             Assert.Equal(only, cells.Select(cell => cell.Key).ToHashSet());
@@ -128,14 +131,14 @@ public sealed class BenchmarkSmokeTests
         string output = Path.Combine(Path.GetTempPath(), $"kvbench-paired-test-{Guid.NewGuid():N}.json");
         var settings = new PairedPriceSettings { Rounds = 3, Block = TimeSpan.FromMilliseconds(0.05), Warmup = TimeSpan.FromMilliseconds(1) };
         IReadOnlySet<PairedCellKey> only = PairedCellKey.Parse($"{PointMethods.Put}@128x1,{PointMethods.Get}@128x{settings.ManyThreads}");
-        string raw = RowVariants.Name(StoreNames.Memory, RowVariantKind.Raw);
+        string raw = RowVariants.Name(MemoryRow.RowName, RowVariantKind.Raw);
         try
         {
             PairedPriceWorker.Run(raw, output, settings, TinyRecordCount, only: only);
             List<PairedCell> cells = System.Text.Json.JsonSerializer.Deserialize<List<PairedCell>>(File.ReadAllText(output))!;
 
             Assert.True(PairedPriceWorker.IsNull(raw));
-            Assert.False(PairedPriceWorker.IsNull(StoreNames.Memory));
+            Assert.False(PairedPriceWorker.IsNull(MemoryRow.RowName));
             Assert.Equal(only, cells.Select(cell => cell.Key).ToHashSet());
             Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
         }
@@ -193,17 +196,23 @@ public sealed class BenchmarkSmokeTests
 
         Assert.All(StoreCatalog.AvailableNames, row => Assert.Contains(row, names));
         Assert.All(names, name => Assert.Contains(RowVariants.Parse(name).Row, StoreCatalog.AvailableNames));
-        Assert.Contains(RowVariants.Name(StoreNames.SqliteWal, RowVariantKind.Naive), names);
+        Assert.Contains(RowVariants.Name(SqliteRow.WalName, RowVariantKind.Naive), names);
         Assert.Equal(names.Distinct().Count(), names.Count);
     }
 
     [Fact]
-    public void Every_variant_a_row_definition_names_has_a_target_and_every_target_is_named_by_its_row()
+    public void Every_baseline_a_row_creates_is_measured_beside_that_row()
     {
-        Assert.Empty(PointTargets.Mismatches());
+        List<string> names = [.. PointTargets.Names];
         Assert.All(
-            StoreCatalog.Rows.Where(row => row.IsAvailable && row.HasRawBaseline),
-            row => Assert.Contains(RowVariants.Name(row.Name, RowVariantKind.Raw), PointTargets.Names));
+            StoreCatalog.Rows.Where(row => row.IsAvailable),
+            row => Assert.All(row.Baselines, baseline =>
+            {
+                string name = RowVariants.Name(row.Name, baseline.Kind);
+                Assert.Equal(names.IndexOf(row.Name) + 1 + row.Baselines.ToList().IndexOf(baseline), names.IndexOf(name));
+                Assert.Equal((row.Name, baseline.Kind), RowVariants.Parse(name));
+            }));
+        Assert.All(StoreCatalog.Rows.Concat(StoreCatalog.ServerRows), row => Assert.Equal(row.Baselines.Count, row.Baselines.Select(baseline => baseline.Kind).Distinct().Count()));
     }
 
     [Theory]
@@ -215,7 +224,7 @@ public sealed class BenchmarkSmokeTests
         var records = new RecordSet(valueBytes: 16);
         using (IPointTarget target = PointTargets.Open(type, directory.Path))
         {
-            target.Load(records, TinyRecordCount);
+            target.Load(records.Records(0, TinyRecordCount));
         }
 
         using IPointTarget reopened = PointTargets.Open(type, directory.Path);
@@ -227,12 +236,12 @@ public sealed class BenchmarkSmokeTests
     public void A_load_that_reads_back_wrong_bytes_aborts_the_setup()
     {
         var records = new VersionedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
-        using Dataset dataset = Dataset.For(StoreNames.Memory, 16, TinyRecordCount);
+        using Dataset dataset = Dataset.For(MemoryRow.RowName, 16, TinyRecordCount);
 
         // Every key gets record 1's value: the read-back finds record 0 (always in the sample) wrong.
         Assert.Throws<InvalidDataException>(() => dataset.Open(
-            StoreNames.Memory,
-            open: path => PointTargets.Open(StoreNames.Memory, path),
+            MemoryRow.RowName,
+            open: path => PointTargets.Open(MemoryRow.RowName, path),
             load: target => Enumerable.Range(0, TinyRecordCount).ToList().ForEach(i => target.Put(records.Key(i), records.Value(1))),
             verify: target => records.Adopt(key => target.Get(key))));
     }
@@ -241,14 +250,14 @@ public sealed class BenchmarkSmokeTests
     public void A_case_whose_last_write_the_store_does_not_hold_fails_its_cleanup_and_still_closes_the_store()
     {
         var records = new VersionedRecords(new RecordSet(valueBytes: 16), TinyRecordCount);
-        Dataset dataset = Dataset.For(StoreNames.Memory, 16, TinyRecordCount);
-        IPointTarget target = PointTargets.Open(StoreNames.Memory, dataset.Path);
-        target.Load(records.Records, TinyRecordCount);
+        Dataset dataset = Dataset.For(MemoryRow.RowName, 16, TinyRecordCount);
+        IPointTarget target = PointTargets.Open(MemoryRow.RowName, dataset.Path);
+        target.Load(records.Records.Records(0, TinyRecordCount));
 
         // The benchmark moved record 5 to its next version, but the write never reached the store.
         records.Rewrite(5);
 
-        InvalidDataException lost = Assert.Throws<InvalidDataException>(() => Dataset.CloseChecked(dataset, StoreNames.Memory, records, target, key => target.Get(key)));
+        InvalidDataException lost = Assert.Throws<InvalidDataException>(() => Dataset.CloseChecked(dataset, MemoryRow.RowName, records, target, key => target.Get(key)));
         Assert.Contains("first bad index 5", lost.Message, StringComparison.Ordinal);
         Assert.False(Directory.Exists(dataset.Path));
     }

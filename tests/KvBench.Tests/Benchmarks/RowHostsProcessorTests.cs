@@ -13,6 +13,8 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using KvBench.Benchmarks;
 using KvBench.Stores;
 using KvBench.Tests.Stores;
+using KvBench.Stores.FileSystem;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -35,7 +37,7 @@ public sealed class RowHostsProcessorTests
         Assert.Equal(4, summary.Reports.Length);
         Assert.All(summary.Reports, report => Assert.True(report.Success, $"{report.BenchmarkCase.DisplayInfo} failed."));
         Assert.Equal(1, hosts.Starts);
-        Assert.Equal([StoreNames.FileSystem, StoreNames.Memory], hosts.Rows.Order(StringComparer.Ordinal));
+        Assert.Equal([FileSystemRow.RowName, MemoryRow.RowName], hosts.Rows.Order(StringComparer.Ordinal));
         Assert.Equal([hosts.Endpoint], HostedCases.Seen.Distinct());
         Assert.Equal(4, HostedCases.Cases.Count);
         hosts.AssertStopped();
@@ -129,7 +131,7 @@ public class HostedCases
     public static ConcurrentDictionary<string, bool> Cases { get; } = new();
 
     /// <summary>The row, named as the point-operation benchmarks name it, which the processor reads.</summary>
-    [Params(StoreNames.Memory, StoreNames.FileSystem)]
+    [Params(MemoryRow.RowName, FileSystemRow.RowName)]
     public string Type { get; set; } = string.Empty;
 
     [Benchmark]
@@ -148,7 +150,7 @@ public class HostedCases
 /// <summary>The same cases, but the first throws.</summary>
 public class FailingHostedCases
 {
-    [Params(StoreNames.Memory)]
+    [Params(MemoryRow.RowName)]
     public string Type { get; set; } = string.Empty;
 
     [Benchmark]

@@ -1,9 +1,9 @@
 using KvBench.Benchmarks;
 using KvBench.Benchmarks.Targets;
-using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Tests.Servers;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Tests.Benchmarks;
 
@@ -40,7 +40,7 @@ public sealed class ServerPointTargetTests : IClassFixture<ServerHostsFixture>
         var records = new RecordSet(valueBytes: 16);
         using (IPointTarget target = PointTargets.Open(type, directory.Path))
         {
-            target.Load(records, TinyRecordCount);
+            target.Load(records.Records(0, TinyRecordCount));
         }
 
         using IPointTarget reopened = PointTargets.Open(type, directory.Path);

@@ -5,6 +5,8 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Cli;
 
@@ -63,7 +65,7 @@ public sealed class CliTests
     public async Task A_wrong_workload_argument_is_a_usage_error_with_its_reason_and_no_stack_trace(string command, string option, string value, string reason)
     {
         using var directory = new TempDirectory();
-        string[] arguments = command == "run" ? ["run", "--store", StoreNames.Memory, "--dir", directory.Path, option, value] : [command, option, value];
+        string[] arguments = command == "run" ? ["run", "--store", MemoryRow.RowName, "--dir", directory.Path, option, value] : [command, option, value];
 
         CliRunResult result = await Run(arguments);
 
@@ -76,7 +78,7 @@ public sealed class CliTests
     public async Task Load_then_verify_checks_every_byte_and_a_mismatch_has_its_own_exit_code()
     {
         using var directory = new TempDirectory();
-        string[] store = ["--store", StoreNames.SqliteWal, "--dir", directory.Path];
+        string[] store = ["--store", SqliteRow.WalName, "--dir", directory.Path];
 
         CliRunResult load = await Run(["load", .. store, "--records", "2000", "--value-bytes", "64"]);
         Assert.Equal(ExitCodes.Ok, load.ExitCode);

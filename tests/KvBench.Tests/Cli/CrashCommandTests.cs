@@ -1,5 +1,6 @@
 using KvBench.Cli;
-using KvBench.Stores;
+using KvBench.Stores.Dqlite;
+using KvBench.Stores.Etcd;
 
 namespace KvBench.Tests.Cli;
 
@@ -7,8 +8,8 @@ namespace KvBench.Tests.Cli;
 public sealed class CrashCommandTests
 {
     [Theory]
-    [InlineData(StoreNames.Etcd)]
-    [InlineData(StoreNames.Dqlite)]
+    [InlineData(EtcdRow.RowName)]
+    [InlineData(DqliteRow.RowName)]
     public void Killing_the_server_of_a_cluster_row_is_a_usage_error_that_names_the_cluster_fault_command(string row)
     {
         using var directory = new TempDirectory();

@@ -4,7 +4,7 @@ using System.CommandLine.Parsing;
 using System.Globalization;
 
 using KvBench.Cli;
-using KvBench.Stores;
+using KvBench.Stores.Redis;
 
 using static KvBench.Tests.Cli.InProcessCli;
 
@@ -16,7 +16,7 @@ public sealed class OptionFormTests
     /// <summary>Two good values of every list option, by its name; a new list option fails the test until it has a pair.</summary>
     private static readonly Dictionary<string, (string First, string Second)> s_listSamples = new()
     {
-        ["--stores"] = (StoreNames.Redis, StoreNames.Garnet),
+        ["--stores"] = (RedisRow.RowName, GarnetRow.RowName),
         ["--workloads"] = ("A", "C"),
         ["--mix"] = ("read=0.5", "update=0.5"),
         ["--thread-counts"] = ("1", "4"),

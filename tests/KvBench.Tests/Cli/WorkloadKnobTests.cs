@@ -1,5 +1,6 @@
 using KvBench.Cli;
-using KvBench.Stores;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 using static KvBench.Tests.Cli.InProcessCli;
 
@@ -14,7 +15,7 @@ public sealed class WorkloadKnobTests
         using var directory = new TempDirectory();
 
         (int exitCode, string output, string error) = Invoke(
-            "run", "--store", StoreNames.SqliteWal, "--dir", directory.Path, "--load", "--records", "400", "--threads", "2",
+            "run", "--store", SqliteRow.WalName, "--dir", directory.Path, "--load", "--records", "400", "--threads", "2",
             "--mix", "read=0.4,update=0.2,delete=0.2,haskey=0.1,scan=0.1", "--distribution", "uniform",
             "--key-bytes", "16..40", "--key-shape", "prefixed:8", "--value-bytes", "80%:64,20%:2KiB", "--durability", "Synced",
             "--duration", "0.3", "--warmup", "0.05");
@@ -28,7 +29,7 @@ public sealed class WorkloadKnobTests
     public void Ycsb_takes_lengths_a_key_shape_and_a_durability()
     {
         (int exitCode, _, string error) = Invoke(
-            "ycsb", "--stores", StoreNames.Memory, "--workloads", "A,E", "--records", "300", "--threads", "1",
+            "ycsb", "--stores", MemoryRow.RowName, "--workloads", "A,E", "--records", "300", "--threads", "1",
             "--key-bytes", "20", "--key-shape", "prefixed:4", "--value-bytes", "100..300", "--durability", "Synced",
             "--duration", "0.2", "--warmup", "0.05");
 
@@ -50,7 +51,7 @@ public sealed class WorkloadKnobTests
             """);
 
         (int exitCode, string output, string error) = Invoke(
-            "run", "--store", StoreNames.SqliteWal, "--dir", directory.Combine("store"), "--load", "--profile", profile, "--threads", "1",
+            "run", "--store", SqliteRow.WalName, "--dir", directory.Combine("store"), "--load", "--profile", profile, "--threads", "1",
             "--duration", "0.3", "--warmup", "0.05", "--json", directory.Combine("run.json"));
 
         Assert.True(exitCode == ExitCodes.Ok, error);
@@ -73,7 +74,7 @@ public sealed class WorkloadKnobTests
         string profile = directory.Combine("profile.json");
         File.WriteAllText(profile, """{ "title": "t", "workload": { "records": 0 }, "drivers": [{ "throughput": "workload", "atLeast": "1/s", "must": true }] }""");
 
-        (int exitCode, _, string error) = Invoke("ycsb", "--stores", StoreNames.Memory, "--profile", profile);
+        (int exitCode, _, string error) = Invoke("ycsb", "--stores", MemoryRow.RowName, "--profile", profile);
 
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Contains("$.workload.records", error, StringComparison.Ordinal);
@@ -92,7 +93,7 @@ public sealed class WorkloadKnobTests
         using var directory = new TempDirectory();
         string[] arguments = command switch
         {
-            "run" => ["run", "--store", StoreNames.Memory, "--dir", directory.Path, option, value],
+            "run" => ["run", "--store", MemoryRow.RowName, "--dir", directory.Path, option, value],
             "sweep" => ["sweep", "threads", option, value],
             _ => [command, option, value],
         };

@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Conformance;
 
@@ -621,13 +622,13 @@ public sealed class ConformanceTests : ConformanceSuite, IClassFixture<RowHostsF
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, options))
+        using (IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, options))
         {
             Assert.Equal(DurabilityTiers.None, store.Capabilities.Durability);
             store.Put(TestData.Key(1), [1]);
         }
 
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Memory, options);
+        using IKeyValueStore reopened = StoreCatalog.Open(MemoryRow.RowName, options);
         Assert.Null(reopened.Get(TestData.Key(1)));
     }
 }

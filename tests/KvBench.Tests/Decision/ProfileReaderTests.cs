@@ -8,7 +8,8 @@ using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Workload;
-using KvBench.Stores;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Sqlite;
 
 using static KvBench.Tests.Cli.InProcessCli;
 
@@ -78,7 +79,7 @@ public sealed class ProfileReaderTests
         Assert.Equal(2, workload.ReaderProcesses);
         Assert.Equal(2000, workload.Rate);
         Assert.Equal(Durability.Synced, workload.Durability);
-        Assert.Equal([StoreNames.SqliteWal, StoreNames.Lmdb], profile.Candidates);
+        Assert.Equal([SqliteRow.WalName, LmdbRow.RowName], profile.Candidates);
 
         Driver[] drivers = [.. profile.Drivers];
         Assert.Equal(9, drivers.Length);

@@ -3,6 +3,7 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Servers;
+using KvBench.Stores.Dqlite;
 
 namespace KvBench.Tests.Dqlite;
 
@@ -33,10 +34,10 @@ public sealed class DqliteBatchTests : IClassFixture<DqliteHostFixture>
         {
             Directory = directory.Path,
             Durability = Durability.Synced,
-            Endpoint = ((ServerRow)StoreCatalog.Row(StoreNames.Dqlite)).EndpointFor(Durability.Synced),
+            Endpoint = ((ServerRow)StoreCatalog.Row(DqliteRow.RowName)).EndpointFor(Durability.Synced),
         };
         var records = new RecordSet(valueBytes: 128);
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Dqlite, options);
+        using IKeyValueStore store = StoreCatalog.Open(DqliteRow.RowName, options);
 
         records.Load(store, Records, batchSize: 1000);
 

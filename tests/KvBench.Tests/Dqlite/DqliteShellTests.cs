@@ -6,7 +6,7 @@ using KvBench.Stores.Servers;
 namespace KvBench.Tests.Dqlite;
 
 /// <summary>The dqlite row's cluster alone, started once for the class and stopped after it.</summary>
-public sealed class DqliteHostFixture() : RowHostsFixture([StoreNames.Dqlite]);
+public sealed class DqliteHostFixture() : RowHostsFixture([DqliteRow.RowName]);
 
 /// <summary>
 /// Where the dqlite row's line limits come from: the shell's own, probed on a real cluster. A line of
@@ -17,7 +17,7 @@ public sealed class DqliteHostFixture() : RowHostsFixture([StoreNames.Dqlite]);
 [Trait("Category", "Servers")]
 public sealed class DqliteShellTests : IClassFixture<DqliteHostFixture>
 {
-    private static readonly string s_endpoint = ((ServerRow)StoreCatalog.Row(StoreNames.Dqlite)).EndpointFor(Durability.Synced)
+    private static readonly string s_endpoint = ((ServerRow)StoreCatalog.Row(DqliteRow.RowName)).EndpointFor(Durability.Synced)
         ?? throw new InvalidOperationException("KvBench runs no dqlite cluster here.");
 
     [Fact]
@@ -57,7 +57,7 @@ public sealed class DqliteShellTests : IClassFixture<DqliteHostFixture>
         Assert.False(shell.IsBroken);
     }
 
-    private static DqliteShell Shell(TimeSpan timeout) => new(StoreNames.Dqlite, DqliteEndpoints.Parse(s_endpoint), DqliteRow.Database, timeout);
+    private static DqliteShell Shell(TimeSpan timeout) => new(DqliteRow.RowName, DqliteEndpoints.Parse(s_endpoint), DqliteRow.Database, timeout);
 
     /// <summary>A SELECT of the length of a string of a's, <paramref name="lineBytes"/> long as a line.</summary>
     private static string Select(int lineBytes) => $"SELECT '=' || length('{new string('a', Text(lineBytes))}')";

@@ -16,7 +16,7 @@ using Xunit.Abstractions;
 namespace KvBench.Tests.Etcd;
 
 /// <summary>The etcd row's cluster alone, started once for the class and stopped after it.</summary>
-public sealed class EtcdHostFixture() : RowHostsFixture([StoreNames.Etcd]);
+public sealed class EtcdHostFixture() : RowHostsFixture([EtcdRow.RowName]);
 
 /// <summary>
 /// Where the etcd row's declared limits come from: etcd's own, probed on a real cluster. One request carries key and
@@ -28,13 +28,13 @@ public sealed class EtcdLimitsTests(ITestOutputHelper output) : IClassFixture<Et
     [Fact]
     public void The_largest_key_with_the_largest_value_fits_one_request_and_etcd_refuses_one_past_its_request_limit()
     {
-        var row = (ServerRow)StoreCatalog.Row(StoreNames.Etcd);
+        var row = (ServerRow)StoreCatalog.Row(EtcdRow.RowName);
         string endpoint = Assert.IsType<string>(row.ServerEndpoint(Durability.Synced));
         StoreCapabilities declared = row.Declared;
         using var directory = new TempDirectory();
         byte[] key = [.. Enumerable.Repeat((byte)'k', declared.MaxKeyBytes)];
         byte[] value = [.. Enumerable.Repeat((byte)'v', declared.MaxValueBytes)];
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Etcd, new StoreOptions { Directory = directory.Path }))
+        using (IKeyValueStore store = StoreCatalog.Open(EtcdRow.RowName, new StoreOptions { Directory = directory.Path }))
         {
             store.Put(key, value);
             Assert.Equal(value, store.Get(key));
@@ -52,11 +52,11 @@ public sealed class EtcdLimitsTests(ITestOutputHelper output) : IClassFixture<Et
     public async Task Writes_past_the_database_quota_are_refused_as_a_full_store_and_reads_go_on()
     {
         const long Quota = 16L * 1024 * 1024;
-        var row = (EtcdRow)StoreCatalog.Row(StoreNames.Etcd);
+        var row = (EtcdRow)StoreCatalog.Row(EtcdRow.RowName);
         await using var cluster = new EtcdCluster(row, DurabilityTiers.All, quotaBackendBytes: Quota);
         await cluster.StartAsync();
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Etcd, new ServerStoreOptions { Directory = directory.Path, Endpoint = cluster.Endpoint });
+        using IKeyValueStore store = StoreCatalog.Open(EtcdRow.RowName, new ServerStoreOptions { Directory = directory.Path, Endpoint = cluster.Endpoint });
         byte[] value = new byte[1024 * 1024];
         int written = 0;
         StoreFullException full = Assert.Throws<StoreFullException>(() =>

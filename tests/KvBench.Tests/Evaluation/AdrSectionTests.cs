@@ -6,7 +6,9 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Stores;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Redis;
 
 using static KvBench.Tests.Cli.InProcessCli;
 
@@ -77,7 +79,7 @@ public sealed class AdrSectionTests
     [Fact]
     public void A_section_that_continues_another_sections_chapter_prints_its_heading_alone_and_only_once_in_the_whole_file()
     {
-        CrashRoundsResult held = new(StoreNames.Memory, Durability.Buffered, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: []);
+        CrashRoundsResult held = new(MemoryRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: []);
         var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [held] };
         var machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4");
         string Render(params AdrSection[] sections) =>
@@ -96,11 +98,11 @@ public sealed class AdrSectionTests
     [Fact]
     public void What_each_row_survives_sets_the_crash_rounds_and_the_server_kill_rounds_side_by_side_and_alone_writes_nothing()
     {
-        var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [new(StoreNames.Lmdb, Durability.Synced, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: [])] };
+        var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [new(LmdbRow.RowName, Durability.Synced, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: [])] };
         var servers = new ServerKillRoundsSection(AdrPreset.Quick)
         {
-            WriterKills = [new(StoreNames.Redis, Durability.Buffered, Rounds: 2, Acknowledged: 12, Lost: 0, Torn: 0, ReopenFailures: [])],
-            Results = [new(StoreNames.Redis, Durability.Buffered, Rounds: 2, Acknowledged: 11, Lost: 0, Torn: 0, ReopenFailures: []) { Killed = CrashKill.Server }],
+            WriterKills = [new(RedisRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 12, Lost: 0, Torn: 0, ReopenFailures: [])],
+            Results = [new(RedisRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 11, Lost: 0, Torn: 0, ReopenFailures: []) { Killed = CrashKill.Server }],
         };
         var machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4");
         string Render(params AdrSection[] sections) =>

@@ -7,13 +7,17 @@ using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Faster;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Evaluation;
 
 /// <summary>An ADR report built from fixed-seed results of every kind the ADR file charts, spanning orders of magnitude as real ones do.</summary>
 internal static class ChartReports
 {
-    private static readonly string[] s_rows = [StoreNames.SqliteWal, StoreNames.Lmdb, StoreNames.Faster, StoreNames.Memory];
+    private static readonly string[] s_rows = [SqliteRow.WalName, LmdbRow.RowName, FasterRow.RowName, MemoryRow.RowName];
 
     public static AdrReport Create(int seed)
     {
@@ -43,7 +47,7 @@ internal static class ChartReports
                 new BenchmarkSection
                 {
                     PointOperations = Benchmark("PointOperations", s_rows, ["Put", "Get", "GetArray", "HaveKey"], [128, 1028], Nanoseconds),
-                    SyncedPuts = Benchmark("SyncedPuts", [StoreNames.SqliteWal, StoreNames.Lmdb], ["Put", "PutMany"], [128], () => Nanoseconds() * 100),
+                    SyncedPuts = Benchmark("SyncedPuts", [SqliteRow.WalName, LmdbRow.RowName], ["Put", "PutMany"], [128], () => Nanoseconds() * 100),
                 },
                 new WorkloadSection(suites)
                 {
@@ -53,7 +57,7 @@ internal static class ChartReports
                         row,
                         records,
                         1e9 / Nanoseconds(),
-                        row == StoreNames.Memory ? 0 : (long)(records * (150 + (random.NextDouble() * 400))),
+                        row == MemoryRow.RowName ? 0 : (long)(records * (150 + (random.NextDouble() * 400))),
                         Run(row, new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly }, 1),
                         Run(row, new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly }, 1),
                         Run(row, new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1) }, 1))))],
@@ -71,13 +75,13 @@ internal static class ChartReports
         List<string> lines = ["| Method | Type | Acknowledged | ValueBytes | Mean | Op/s |", "|--- |--- |--- |---:|---:|---:|"];
         foreach (int size in sizes)
         {
-            foreach (string row in rows.Concat([StoreNames.Lmdb + "_raw"]))
+            foreach (string row in rows.Concat([LmdbRow.RowName + "_raw"]))
             {
                 foreach (string method in methods)
                 {
                     double mean = nanoseconds();
                     string cell = mean < 10_000 ? mean.ToString("N2", CultureInfo.InvariantCulture) + " ns" : (mean / 1000).ToString("N3", CultureInfo.InvariantCulture) + " \u03BCs";
-                    string tier = row == StoreNames.Memory ? "memory only" : row == StoreNames.Faster ? "memory until Flush" : name == "SyncedPuts" ? "Synced" : "Buffered";
+                    string tier = row == MemoryRow.RowName ? "memory only" : row == FasterRow.RowName ? "memory until Flush" : name == "SyncedPuts" ? "Synced" : "Buffered";
                     lines.Add(string.Create(CultureInfo.InvariantCulture, $"| {method} | {row} | {tier} | {size} | {cell} | {1e9 / mean:N1} |"));
                 }
             }

@@ -4,6 +4,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -23,7 +25,7 @@ public sealed class ClusterFaultPhaseTests
 
         // A return three times as long as the load after it, as an etcd member's restart took on a loaded CI machine.
         await using var server = new SlowReturn(settings.After * 3);
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
 
         ClusterFaultResult result = await ClusterFault.RunAsync(server, store, settings, CancellationToken.None);
 
@@ -38,7 +40,7 @@ public sealed class ClusterFaultPhaseTests
     /// </summary>
     private sealed class SlowReturn(TimeSpan returnTakes) : IFaultableServer
     {
-        public ServerRow Row { get; } = (ServerRow)StoreCatalog.Row(StoreNames.Redis);
+        public ServerRow Row { get; } = (ServerRow)StoreCatalog.Row(RedisRow.RowName);
 
         public Durability Durability => Durability.Buffered;
 

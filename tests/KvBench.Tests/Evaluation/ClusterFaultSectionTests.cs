@@ -1,8 +1,8 @@
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
-using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Etcd;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -46,7 +46,7 @@ public sealed class ClusterFaultSectionTests
     }
 
     private static ClusterFaultResult Result(MemberFault fault, FaultTarget target, int lost, int stale) => new(
-        StoreNames.Etcd,
+        EtcdRow.RowName,
         ClusterFaultSettings.Short with { Fault = fault, Target = target },
         Member: 1,
         LeaderAfter: 0,

@@ -1,4 +1,5 @@
 using KvBench.Evaluation.Measuring;
+using KvBench.Stores.Baselines;
 
 namespace KvBench.Tests.Evaluation;
 

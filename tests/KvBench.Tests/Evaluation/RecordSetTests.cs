@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -26,7 +27,7 @@ public sealed class RecordSetTests
     public void Verify_finds_a_missing_and_a_changed_record()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = directory.Path });
         var records = new RecordSet(valueBytes: 16);
         records.Load(store, 500, batchSize: 64);
         Assert.True(records.Verify(store, 500).Ok);

@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Evaluation;
 
@@ -26,7 +27,7 @@ public sealed class VersionedRecordsTests
     [Fact]
     public void A_write_the_store_never_received_fails_the_check_of_last_writes()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         var records = new VersionedRecords(new RecordSet(valueBytes: 32), count: 10);
         records.Records.Load(store, 10);
         for (int i = 0; i < 10; i++)
@@ -45,7 +46,7 @@ public sealed class VersionedRecordsTests
     [Fact]
     public void Adopting_a_store_rewritten_elsewhere_makes_the_next_rewrite_change_its_bytes()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         var set = new RecordSet(valueBytes: 64);
         set.Load(store, 5, version: 3);
         var records = new VersionedRecords(set, count: 5);
@@ -70,7 +71,7 @@ public sealed class VersionedRecordsTests
     [InlineData(100)]
     public void Version_zero_is_the_record_set_value_and_load_and_verify_agree_on_any_version(int valueBytes)
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         var set = new RecordSet(valueBytes);
         byte[] versionZero = new byte[valueBytes];
         set.WriteValue(1, 0, versionZero);

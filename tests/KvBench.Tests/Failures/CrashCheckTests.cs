@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Failures;
 
@@ -11,7 +12,7 @@ public sealed class CrashCheckTests
     public void A_missing_or_changed_acknowledged_record_is_lost_and_a_wrong_unacknowledged_one_torn()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = directory.Path });
         var records = WorkerRecords.For("checked");
         for (long index = 0; index < 12; index++)
         {
@@ -31,7 +32,7 @@ public sealed class CrashCheckTests
     public void Records_past_the_acknowledged_ones_may_be_there_or_not()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = directory.Path });
         var records = WorkerRecords.For("checked");
         for (long index = 0; index < 4; index++)
         {

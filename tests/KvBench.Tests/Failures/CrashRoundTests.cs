@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.Faster;
 
 using Xunit.Abstractions;
 
@@ -49,7 +50,7 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), StoreNames.Faster, Durability.Buffered, directory.Path, rounds: 2, seed: 1, acknowledgeBeforeFlush: true);
+        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), FasterRow.RowName, Durability.Buffered, directory.Path, rounds: 2, seed: 1, acknowledgeBeforeFlush: true);
 
         Assert.True(result.Lost > 0, $"FASTER holds writes in memory until Flush, yet {result.Acknowledged:N0} records acknowledged before it all survived.");
     }

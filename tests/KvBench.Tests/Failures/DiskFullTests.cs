@@ -3,6 +3,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Failures;
 
@@ -86,12 +87,12 @@ public sealed class DiskFullTests : IClassFixture<RowHostsFixture>
         using var disk = new SmallFileSystem(8L << 20);
 
         CliRunResult load = await KvBenchCli.Locate().RunAsync(
-            ["load", "--store", StoreNames.SqliteWal, "--dir", disk.Combine("store"), "--records", "10000", "--value-bytes", $"{ValueBytes}", "--batch", "1"],
+            ["load", "--store", SqliteRow.WalName, "--dir", disk.Combine("store"), "--records", "10000", "--value-bytes", $"{ValueBytes}", "--batch", "1"],
             TimeSpan.FromSeconds(60));
 
         Assert.Equal(ExitCodes.StoreFull, load.ExitCode);
         string line = Assert.Single(load.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.StartsWith($"kvbench: {StoreNames.SqliteWal} at ", line, StringComparison.Ordinal);
+        Assert.StartsWith($"kvbench: {SqliteRow.WalName} at ", line, StringComparison.Ordinal);
         Assert.Contains("out of disk space", line, StringComparison.Ordinal);
     }
 

@@ -6,6 +6,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.FileSystem;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -76,7 +78,7 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
     public async Task Sqlite_acknowledges_a_synced_rewrite_of_identical_bytes_without_a_flush_which_is_why_every_measured_write_changes_them()
     {
         using var directory = new TempDirectory();
-        string[] store = ["--store", StoreNames.SqliteWal, "--dir", directory.Path, "--durability", "Synced"];
+        string[] store = ["--store", SqliteRow.WalName, "--dir", directory.Path, "--durability", "Synced"];
 
         long changed = await CountFlushes(directory, ["load", .. store, "--records", Count(Puts), "--batch", "1", "--value-version", "1"]);
         long identical = await CountFlushes(directory, ["load", .. store, "--records", Count(Puts), "--batch", "1", "--value-version", "1"]);
@@ -91,7 +93,7 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
     {
         // The counter itself, on a program whose flushes are known: the FileSystem row at Synced fsyncs file and directory.
         using var directory = new TempDirectory();
-        string[] store = ["--store", StoreNames.FileSystem, "--dir", directory.Path];
+        string[] store = ["--store", FileSystemRow.RowName, "--dir", directory.Path];
 
         long synced = await CountFlushes(directory, ["load", .. store, "--durability", "Synced", "--records", "50", "--batch", "1"]);
         long buffered = await CountFlushes(directory, ["load", .. store, "--durability", "Buffered", "--records", "50", "--batch", "1", "--value-version", "1"]);

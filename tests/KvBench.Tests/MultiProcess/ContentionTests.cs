@@ -1,5 +1,6 @@
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Stores;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -20,7 +21,7 @@ public sealed class ContentionTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         var probe = new MultiProcessProbe(KvBenchCli.Locate());
 
-        ContentionResult result = await probe.RunContentionAsync(StoreNames.SqliteWal, directory.Path, TimeSpan.FromSeconds(3));
+        ContentionResult result = await probe.RunContentionAsync(SqliteRow.WalName, directory.Path, TimeSpan.FromSeconds(3));
 
         AssertBothWroteAndLostNothing(result);
     }
@@ -37,7 +38,7 @@ public sealed class ContentionTests(ITestOutputHelper output)
         var probe = new MultiProcessProbe(KvBenchCli.Locate());
 
         ContentionResult result = await probe.RunContentionAsync(
-            StoreNames.Lmdb, directory.Path, TimeSpan.FromSeconds(2), initialSizeBytes: InitialMapBytes, flushEachWrite: false);
+            LmdbRow.RowName, directory.Path, TimeSpan.FromSeconds(2), initialSizeBytes: InitialMapBytes, flushEachWrite: false);
 
         AssertBothWroteAndLostNothing(result);
         long dataFileBytes = new FileInfo(directory.Combine("data.mdb")).Length;

@@ -3,7 +3,9 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
-using KvBench.Stores;
+using KvBench.Stores.Faster;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -18,8 +20,8 @@ namespace KvBench.Tests.MultiProcess;
 public sealed class ImportContentionTests(ITestOutputHelper output)
 {
     [Theory]
-    [InlineData(StoreNames.SqliteWal)]
-    [InlineData(StoreNames.Lmdb)]
+    [InlineData(SqliteRow.WalName)]
+    [InlineData(LmdbRow.RowName)]
     public async Task The_ui_is_measured_alone_and_during_the_import_the_lag_is_measured_and_nothing_acknowledged_is_lost(string store)
     {
         using var directory = new TempDirectory();
@@ -44,7 +46,7 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
 
         // SQLite's writer times each commit (its WAL hook), so the table can say what PutMany did after its batch was
         // visible; a row that cannot tell leaves the cell empty rather than guess.
-        if (store == StoreNames.SqliteWal)
+        if (store == SqliteRow.WalName)
         {
             LatencySummary afterCommit = Assert.IsType<LatencySummary>(result.CommitToAcknowledged);
             Assert.Equal(import.AcknowledgedBatches.Count, afterCommit.Count);
@@ -81,7 +83,7 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(StoreNames.Faster, directory.Combine("faster"), ImportContentionSettings.Smoke);
+        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(FasterRow.RowName, directory.Combine("faster"), ImportContentionSettings.Smoke);
 
         string report = Describe(result);
         Assert.True(result.Succeeded, report);
@@ -102,7 +104,7 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
         var summary = new LatencySummary(Count: 10, Mean: 2e6, P50: 2e6, P95: 3e6, P99: 3e6, P999: 3e6, Max: 3e6);
         var result = new ImportContentionResult
         {
-            Store = StoreNames.SqliteWal,
+            Store = SqliteRow.WalName,
             Level = MultiProcessLevel.Shared,
             UiAccess = StoreAccess.ReadWrite,
             Settings = ImportContentionSettings.Smoke,
@@ -118,7 +120,7 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
 
         string finding = Assert.Single(WorkloadTables.ContentionFindings([result]));
 
-        Assert.StartsWith($"{StoreNames.SqliteWal}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.", finding, StringComparison.Ordinal);
+        Assert.StartsWith($"{SqliteRow.WalName}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.", finding, StringComparison.Ordinal);
         Assert.Contains(cause, finding, StringComparison.Ordinal);
         Assert.Equal(duringCheckpoint > 0, finding.Contains("The WAL held 1,500 frames after the median commit (4,000 at most) against the writer's threshold of 1,000: SQLite starts the WAL over only", StringComparison.Ordinal));
     }

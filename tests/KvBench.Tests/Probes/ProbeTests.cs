@@ -5,6 +5,9 @@ using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
 using KvBench.Tests.MultiProcess;
+using KvBench.Stores.FileSystem;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Probes;
 
@@ -37,8 +40,8 @@ public sealed class ProbeTests(MeasuredRows rows)
     {
         using var directory = new TempDirectory();
         const long Start = 1024 * 1024;
-        StoreRow lmdb = StoreCatalog.Row(StoreNames.Lmdb);
-        StoreRow memory = StoreCatalog.Row(StoreNames.Memory);
+        StoreRow lmdb = StoreCatalog.Row(LmdbRow.RowName);
+        StoreRow memory = StoreCatalog.Row(MemoryRow.RowName);
 
         GrowthMeasurement mapped = CapabilityProbes.Growth(lmdb.Open, directory.Combine("lmdb"), Start, factor: 4, lmdb.WithInitialSize);
         GrowthMeasurement empty = CapabilityProbes.Growth(memory.Open, directory.Combine("memory"), Start, factor: 4, memory.WithInitialSize);
@@ -53,23 +56,23 @@ public sealed class ProbeTests(MeasuredRows rows)
     public void A_write_the_store_acknowledged_and_dropped_fails_the_throughput_probe()
     {
         using var directory = new TempDirectory();
-        StoreRow memory = StoreCatalog.Row(StoreNames.Memory);
+        StoreRow memory = StoreCatalog.Row(MemoryRow.RowName);
 
         InvalidDataException error = Assert.Throws<InvalidDataException>(() =>
             CapabilityProbes.Throughput(options => new ForgetfulStore(memory.Open(options), every: 7), directory.Path, records: 500, TimeSpan.FromMilliseconds(50)));
 
-        Assert.Contains(StoreNames.Memory, error.Message, StringComparison.Ordinal);
+        Assert.Contains(MemoryRow.RowName, error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public void A_key_limit_claimed_too_high_is_caught_by_the_key_probe()
     {
         using var directory = new TempDirectory();
-        StoreCapabilities truth = StoreCatalog.DeclaredCapabilities(StoreNames.FileSystem);
+        StoreCapabilities truth = StoreCatalog.DeclaredCapabilities(FileSystemRow.RowName);
         StoreCapabilities claimed = truth with { MaxKeyBytes = truth.MaxKeyBytes * 4 };
 
-        SizeMeasurement key = CapabilityProbes.LargestKey(Open(StoreNames.FileSystem, claimed), directory.Path, s_testSettings.KeySearchLimitBytes);
-        StoreMeasurement measurement = StoreProbe.Measure(StoreNames.FileSystem, claimed, Open(StoreNames.FileSystem, claimed), s_keyOnlySettings, directory.Combine("all"));
+        SizeMeasurement key = CapabilityProbes.LargestKey(Open(FileSystemRow.RowName, claimed), directory.Path, s_testSettings.KeySearchLimitBytes);
+        StoreMeasurement measurement = StoreProbe.Measure(FileSystemRow.RowName, claimed, Open(FileSystemRow.RowName, claimed), s_keyOnlySettings, directory.Combine("all"));
 
         Assert.Equal(truth.MaxKeyBytes, key.LargestAcceptedBytes);
         Assert.False(key.Agrees(claimed.MaxKeyBytes));
@@ -83,7 +86,7 @@ public sealed class ProbeTests(MeasuredRows rows)
     [Fact]
     public void An_ordered_scan_claimed_by_a_store_that_scans_everything_is_caught_by_the_scan_probe()
     {
-        StoreMeasurement measured = rows.Measure(StoreNames.FileSystem);
+        StoreMeasurement measured = rows.Measure(FileSystemRow.RowName);
         StoreCapabilities claimed = measured.Declared with { OrderedPrefixScan = true };
         ScanMeasurement scan = measured.Scan;
 
@@ -95,9 +98,9 @@ public sealed class ProbeTests(MeasuredRows rows)
     public void A_durability_tier_claimed_by_the_memory_floor_is_caught_by_the_reopen_probe()
     {
         using var directory = new TempDirectory();
-        StoreCapabilities claimed = StoreCatalog.DeclaredCapabilities(StoreNames.Memory) with { Durability = DurabilityTiers.Buffered };
+        StoreCapabilities claimed = StoreCatalog.DeclaredCapabilities(MemoryRow.RowName) with { Durability = DurabilityTiers.Buffered };
 
-        DurabilityTiers survived = CapabilityProbes.SurvivesReopen(Open(StoreNames.Memory, claimed), directory.Path);
+        DurabilityTiers survived = CapabilityProbes.SurvivesReopen(Open(MemoryRow.RowName, claimed), directory.Path);
 
         Assert.Equal(DurabilityTiers.None, survived);
     }

@@ -3,6 +3,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Redis;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -75,19 +77,19 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
     [Fact]
     public async Task The_command_refuses_a_follower_of_one_server_and_an_embedded_row_in_one_line()
     {
-        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.Redis, "--members", "Follower"], TimeSpan.FromSeconds(60));
-        CliRunResult embedded = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", StoreNames.SqliteWal], TimeSpan.FromSeconds(60));
+        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", RedisRow.RowName, "--members", "Follower"], TimeSpan.FromSeconds(60));
+        CliRunResult embedded = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", SqliteRow.WalName], TimeSpan.FromSeconds(60));
 
         Assert.Equal(ExitCodes.Usage, follower.ExitCode);
         Assert.Contains("Redis runs one server, which has no follower", follower.Error, StringComparison.Ordinal);
         Assert.Equal(ExitCodes.Usage, embedded.ExitCode);
-        Assert.Contains($"'{StoreNames.SqliteWal}' is not a server row", embedded.Error, StringComparison.Ordinal);
+        Assert.Contains($"'{SqliteRow.WalName}' is not a server row", embedded.Error, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task A_row_of_one_server_killed_under_the_same_load_keeps_what_it_synced_and_takes_updates_after_its_restart()
     {
-        ClusterFaultResult result = await ClusterFault.RunAsync(StoreNames.Redis, ClusterFaultSettings.Short);
+        ClusterFaultResult result = await ClusterFault.RunAsync(RedisRow.RowName, ClusterFaultSettings.Short);
         output.WriteLine(ClusterFaultTable.ToMarkdown([result]));
 
         Assert.Equal(0, result.LostAfterRun);
@@ -98,7 +100,7 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
     [Fact]
     public async Task A_row_of_one_server_is_no_cluster_to_fault()
     {
-        NotSupportedException error = await Assert.ThrowsAsync<NotSupportedException>(() => PrivateCluster.StartAsync(StoreNames.Redis));
+        NotSupportedException error = await Assert.ThrowsAsync<NotSupportedException>(() => PrivateCluster.StartAsync(RedisRow.RowName));
         Assert.Contains("kill rounds", error.Message, StringComparison.Ordinal);
     }
 }

@@ -48,7 +48,7 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
         get
         {
             var data = new TheoryData<Durability, bool>();
-            foreach (Durability durability in Enum.GetValues<Durability>().Where(durability => StoreCatalog.DeclaredCapabilities(StoreNames.Garnet).Durability.Offers(durability)))
+            foreach (Durability durability in Enum.GetValues<Durability>().Where(durability => StoreCatalog.DeclaredCapabilities(GarnetRow.RowName).Durability.Offers(durability)))
             {
                 data.Add(durability, false);
                 data.Add(durability, true);
@@ -62,7 +62,7 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
     [MemberData(nameof(OfferedTiers))]
     public async Task Nothing_acknowledged_is_lost_but_by_a_recovery_Garnet_reports_failed(Durability durability, bool checkpointAfterRecovery)
     {
-        var row = (ServerRow)StoreCatalog.Row(StoreNames.Garnet);
+        var row = (ServerRow)StoreCatalog.Row(GarnetRow.RowName);
         Assert.True(row.IsAvailable, row.UnavailableReason);
         int rounds = CrashRounds.RoundsFromEnvironment(fallback: 3);
         DurabilityTiers tiers = row.ServerTiers.First(tiers => tiers.Offers(durability));

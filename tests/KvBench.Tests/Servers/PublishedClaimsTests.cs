@@ -4,6 +4,8 @@ using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
+using KvBench.Stores.MariaDb;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -23,7 +25,7 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         PublishedClaimResults results;
-        await using (var hosts = await StoreCatalog.StartHostsAsync([StoreNames.MariaDb]))
+        await using (var hosts = await StoreCatalog.StartHostsAsync([MariaDbRow.RowName]))
         {
             results = PublishedClaims.Measure(s_tiny, directory.Path);
         }
@@ -34,7 +36,7 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
         // Per tier: two rows' sparse rounds, each volume synchronous and pooled for both rows' own statements, and the two REPLACE forms synchronous.
         Assert.Equal(2 + (2 * 2 * 2) + (2 * 2), results.Cells.Count);
         Assert.All(results.Cells, cell => Assert.True(cell.Batches.Count > 0 && cell.Batches.All(batch => batch > TimeSpan.Zero), $"{cell} measured nothing."));
-        Assert.Equal(10, results.Cells.Single(cell => cell.Sparse && cell.Row == StoreNames.MariaDb).Batches.Count);
+        Assert.Equal(10, results.Cells.Single(cell => cell.Sparse && cell.Row == MariaDbRow.RowName).Batches.Count);
         Assert.All(PublishedClaimVerdicts.Of(results), verdict => Assert.Matches("^(holds|does not hold|holds only at .+)", verdict.Verdict));
     }
 
@@ -49,7 +51,7 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
 
         Assert.Empty(section.Problems());
         BusyTrapResult[] results = [.. section.BusyTrapResults!];
-        Assert.Equal(["naive pool of 4", "MySqlConnector pool of 4", StoreNames.SqliteWal, StoreNames.MariaDb], results.Select(result => result.Target));
+        Assert.Equal(["naive pool of 4", "MySqlConnector pool of 4", SqliteRow.WalName, MariaDbRow.RowName], results.Select(result => result.Target));
         BusyTrapResult connectorPool = results[1];
         Assert.Equal(0, connectorPool.LostAcknowledgedWrites);
         Assert.All(results[2..], row => Assert.True(row.Safe, $"{row.Target}: {row.BusyErrors} busy, {row.OtherErrors} other errors ({row.FirstError}), {row.LostWrites} lost."));

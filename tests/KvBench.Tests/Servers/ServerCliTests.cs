@@ -4,6 +4,7 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Servers;
 
@@ -86,7 +87,7 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
     {
         using var directory = new TempDirectory();
 
-        CliRunResult put = await KvBenchCli.Locate().RunAsync(["put", "--store", StoreNames.SqliteWal, "--dir", directory.Path, "--endpoint", "127.0.0.1:6379", "k", "v"], s_timeout);
+        CliRunResult put = await KvBenchCli.Locate().RunAsync(["put", "--store", SqliteRow.WalName, "--dir", directory.Path, "--endpoint", "127.0.0.1:6379", "k", "v"], s_timeout);
 
         Assert.Equal(ExitCodes.Usage, put.ExitCode);
         Assert.Contains("--endpoint", put.Error, StringComparison.Ordinal);

@@ -3,6 +3,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.PostgreSql;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -49,7 +51,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
 
     [Fact]
     public async Task A_row_without_a_server_has_none_to_kill() =>
-        await Assert.ThrowsAsync<ArgumentException>(() => PrivateServer.StartAsync(StoreNames.SqliteWal, Durability.Synced));
+        await Assert.ThrowsAsync<ArgumentException>(() => PrivateServer.StartAsync(SqliteRow.WalName, Durability.Synced));
 
     [Theory]
     [InlineData(Durability.Synced, 0, 0, "held: nothing acknowledged lost", false)]
@@ -58,7 +60,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
     [InlineData(Durability.Buffered, 90, 900, "broken: 90 acknowledged writes lost, from up to 900 ms before the kill, more than the 600 ms allowed", true)]
     public void A_loss_is_held_against_what_the_servers_setting_promises(Durability durability, long lost, int lostSpanMilliseconds, string verdict, bool broken)
     {
-        var result = new CrashRoundsResult(StoreNames.PostgreSql, durability, 2, 1_000, lost, 0, []) { Killed = CrashKill.Server, LostSpan = TimeSpan.FromMilliseconds(lostSpanMilliseconds) };
+        var result = new CrashRoundsResult(PostgreSqlRow.RowName, durability, 2, 1_000, lost, 0, []) { Killed = CrashKill.Server, LostSpan = TimeSpan.FromMilliseconds(lostSpanMilliseconds) };
 
         Assert.Equal(verdict, ServerKillVerdict.Of(result));
         Assert.Equal(broken, ServerKillVerdict.Broken(result));

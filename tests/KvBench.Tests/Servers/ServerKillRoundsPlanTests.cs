@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Etcd;
 
 namespace KvBench.Tests.Servers;
 
@@ -27,6 +28,6 @@ public sealed class ServerKillRoundsPlanTests
             }
         }
 
-        Assert.False(StoreCatalog.Row(StoreNames.Etcd) is ServerRow { IsOneProcess: true });
+        Assert.False(StoreCatalog.Row(EtcdRow.RowName) is ServerRow { IsOneProcess: true });
     }
 }

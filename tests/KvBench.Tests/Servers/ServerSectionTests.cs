@@ -5,6 +5,8 @@ using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Faster;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Tests.Servers;
 
@@ -75,7 +77,7 @@ public sealed class ServerSectionTests
         }
 
         // Garnet against FASTER, from the same sweep, at the tier both offer and at no other.
-        if (servers.Any(row => row.Name == StoreNames.Garnet))
+        if (servers.Any(row => row.Name == GarnetRow.RowName))
         {
             WorkloadSection buffered = section.Workloads.Single(workloads => workloads.Scope.Durability == Durability.Buffered);
             Assert.Equal(s_short.Suites.SweepThreads.Count * 2, section.Lineage.Count);
@@ -83,10 +85,10 @@ public sealed class ServerSectionTests
             {
                 Assert.Equal(Durability.Buffered, line.Durability);
                 OperationMix mix = line.Operation == "Put" ? OperationMix.WriteOnly : OperationMix.ReadOnly;
-                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == StoreNames.Garnet && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.ServerPerSecond);
-                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == StoreNames.Faster && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.InProcessPerSecond);
+                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == GarnetRow.RowName && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.ServerPerSecond);
+                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == FasterRow.RowName && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.InProcessPerSecond);
             });
-            Assert.Contains($"### {StoreNames.Garnet} over loopback against {StoreNames.Faster} in-process", markdown, StringComparison.Ordinal);
+            Assert.Contains($"### {GarnetRow.RowName} over loopback against {FasterRow.RowName} in-process", markdown, StringComparison.Ordinal);
         }
 
         Assert.Contains($"## {ServerSection.Chapter}", markdown, StringComparison.Ordinal);

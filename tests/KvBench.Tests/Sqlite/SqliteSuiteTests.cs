@@ -27,9 +27,9 @@ public sealed class SqliteSuiteTests
     }
 
     [Theory]
-    [InlineData(StoreNames.SqliteWal)]
-    [InlineData(StoreNames.SqliteAdoNet)]
-    [InlineData(StoreNames.SqlitePerThread)]
+    [InlineData(SqliteRow.WalName)]
+    [InlineData(SqliteRow.AdoNetName)]
+    [InlineData(SqliteRow.PerThreadName)]
     public void A_row_under_the_same_load_gives_no_busy_error_and_loses_nothing(string row)
     {
         using var directory = new TempDirectory();
@@ -94,14 +94,14 @@ public sealed class SqliteSuiteTests
         using var directory = new TempDirectory();
         var options = new SqliteStoreOptions { Directory = directory.Path, Upsert = upsert, CacheSizeKibibytes = 4096, MmapSizeBytes = 1 << 20 };
 
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, options))
+        using (IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, options))
         {
             store.Put([1], [1]);
             store.Put([1], [2]);
             store.PutMany([KeyValuePair.Create(new byte[] { 1 }, new byte[] { 3 }), KeyValuePair.Create(new byte[] { 2 }, new byte[] { 4 })]);
         }
 
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore reopened = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory.Path });
         Assert.Equal([3], reopened.Get([1]));
         Assert.Equal([4], reopened.Get([2]));
     }

@@ -19,7 +19,7 @@ public sealed class FasterStoreTests
         static bool IsOverwritten(int index) => index % 70 == 5;
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Faster, options))
+        using (IKeyValueStore store = StoreCatalog.Open(FasterRow.RowName, options))
         {
             records.Load(store, Count);
             for (int i = 0; i < Count; i++)
@@ -37,7 +37,7 @@ public sealed class FasterStoreTests
             store.Flush();
         }
 
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Faster, options);
+        using IKeyValueStore reopened = StoreCatalog.Open(FasterRow.RowName, options);
         var expected = new List<KeyValuePair<byte[], byte[]>>();
         for (int i = 0; i < Count; i++)
         {
@@ -58,11 +58,11 @@ public sealed class FasterStoreTests
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using IKeyValueStore first = StoreCatalog.Open(StoreNames.Faster, options);
+        using IKeyValueStore first = StoreCatalog.Open(FasterRow.RowName, options);
         first.Put([1], [1]);
 
         // The bound only guards against a hang: the lock is tried without waiting.
-        Task<IKeyValueStore> second = Task.Run(() => StoreCatalog.Open(StoreNames.Faster, options));
+        Task<IKeyValueStore> second = Task.Run(() => StoreCatalog.Open(FasterRow.RowName, options));
         StoreLockedException error = await Assert.ThrowsAsync<StoreLockedException>(() => second.WaitAsync(TimeSpan.FromSeconds(2)));
 
         Assert.Equal(directory.Path, error.Directory);
@@ -72,19 +72,19 @@ public sealed class FasterStoreTests
     [Fact]
     public void The_longest_key_and_the_longest_value_fit_in_one_record_and_survive_a_reopen()
     {
-        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(StoreNames.Faster);
+        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(FasterRow.RowName);
         byte[] key = TestData.Bytes(declared.MaxKeyBytes, seed: 1);
         byte[] value = TestData.Bytes(declared.MaxValueBytes, seed: 2);
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.Faster, options))
+        using (IKeyValueStore store = StoreCatalog.Open(FasterRow.RowName, options))
         {
             store.Put(key, value);
             Assert.Equal(value, store.Get(key));
             store.Flush();
         }
 
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Faster, options);
+        using IKeyValueStore reopened = StoreCatalog.Open(FasterRow.RowName, options);
         Assert.Equal(value, reopened.Get(key));
     }
 
@@ -94,8 +94,8 @@ public sealed class FasterStoreTests
         using var directory = new TempDirectory();
         string storeDirectory = directory.Combine("store");
 
-        Assert.False(StoreCatalog.DeclaredCapabilities(StoreNames.Faster).Durability.Offers(Durability.Synced));
-        Assert.Throws<DurabilityNotOfferedException>(() => StoreCatalog.Open(StoreNames.Faster, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
+        Assert.False(StoreCatalog.DeclaredCapabilities(FasterRow.RowName).Durability.Offers(Durability.Synced));
+        Assert.Throws<DurabilityNotOfferedException>(() => StoreCatalog.Open(FasterRow.RowName, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
         Assert.False(Directory.Exists(storeDirectory));
     }
 }

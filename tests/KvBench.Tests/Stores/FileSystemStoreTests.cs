@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Stores.FileSystem;
 
 namespace KvBench.Tests.Stores;
 
@@ -19,12 +20,12 @@ public sealed class FileSystemStoreTests
         ];
         for (int i = 0; i < 300; i++)
         {
-            byte[] key = new byte[random.Next(1, StoreCatalog.DeclaredCapabilities(StoreNames.FileSystem).MaxKeyBytes + 1)];
+            byte[] key = new byte[random.Next(1, StoreCatalog.DeclaredCapabilities(FileSystemRow.RowName).MaxKeyBytes + 1)];
             random.NextBytes(key);
             hostile.Add(key);
         }
 
-        using (IKeyValueStore store = StoreCatalog.Open(StoreNames.FileSystem, new StoreOptions { Directory = storeDirectory }))
+        using (IKeyValueStore store = StoreCatalog.Open(FileSystemRow.RowName, new StoreOptions { Directory = storeDirectory }))
         {
             foreach (byte[] key in hostile)
             {

@@ -3,6 +3,7 @@ using System.Globalization;
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.LiteDb;
 
 using Xunit.Abstractions;
 
@@ -43,14 +44,14 @@ public sealed class LiteDbDirectThreadsTests(ITestOutputHelper output)
             var options = new StoreOptions { Directory = directory.Path };
             var acknowledged = new Dictionary<long, ulong>();
             WorkloadResult result;
-            using (IKeyValueStore store = StoreCatalog.Open(StoreNames.LiteDbDirect, options))
+            using (IKeyValueStore store = StoreCatalog.Open(LiteDbRow.DirectName, options))
             {
                 records.Load(store, Records);
                 result = WorkloadRunner.Run(store, workload, settings with { Seed = settings.Seed + run }, acknowledged);
             }
 
             VerificationResult reread;
-            using (IKeyValueStore reopened = StoreCatalog.Open(StoreNames.LiteDbDirect, options with { Access = StoreAccess.ReadOnly }))
+            using (IKeyValueStore reopened = StoreCatalog.Open(LiteDbRow.DirectName, options with { Access = StoreAccess.ReadOnly }))
             {
                 IEnumerable<long> indexes = Enumerable.Range(0, (int)Records).Select(index => (long)index).Union(acknowledged.Keys);
                 reread = records.Verify(key => reopened.Get(key), indexes, index => acknowledged.GetValueOrDefault(index));

@@ -26,7 +26,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     public async Task Two_processes_writing_one_shared_store_at_once_both_keep_every_record()
     {
         using var directory = new TempDirectory();
-        string[] store = ["--store", StoreNames.LiteDb, "--dir", directory.Path, "--records", $"{Records}"];
+        string[] store = ["--store", LiteDbRow.SharedName, "--dir", directory.Path, "--records", $"{Records}"];
 
         // A Put each, so the two loads interleave for their whole length; different seeds, so different keys.
         Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "1"], s_timeout);
@@ -34,7 +34,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         CliRunResult[] loads = await Task.WhenAll(first, second);
 
         Assert.All(loads, load => Assert.True(load.ExitCode == ExitCodes.Ok, load.Error));
-        using IKeyValueStore opened = StoreCatalog.Open(StoreNames.LiteDb, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore opened = StoreCatalog.Open(LiteDbRow.SharedName, new StoreOptions { Directory = directory.Path });
         foreach (ulong seed in (ulong[])[1, 2])
         {
             var records = new RecordSet(valueBytes: 128, seed);
@@ -53,11 +53,11 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     public async Task A_second_process_is_refused_a_direct_store_with_the_locked_code(string command)
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore holder = StoreCatalog.Open(StoreNames.LiteDbDirect, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore holder = StoreCatalog.Open(LiteDbRow.DirectName, new StoreOptions { Directory = directory.Path });
         holder.Put([1], [1]);
 
         // The run's timeout only guards against a hang: the lock is tried without waiting.
-        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", StoreNames.LiteDbDirect, "--dir", directory.Path, "--records", "10"], s_timeout);
+        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", LiteDbRow.DirectName, "--dir", directory.Path, "--records", "10"], s_timeout);
 
         Assert.Equal(ExitCodes.StoreLocked, other.ExitCode);
         Assert.Contains("is locked by another process", other.Error, StringComparison.Ordinal);
@@ -70,8 +70,8 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     /// holder keeps working. Within one process: each open is its own lock holder.
     /// </summary>
     [Theory]
-    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect)]
-    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb)]
+    [InlineData(LiteDbRow.SharedName, LiteDbRow.DirectName)]
+    [InlineData(LiteDbRow.DirectName, LiteDbRow.SharedName)]
     public void An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder(string holding, string opening)
     {
         using var directory = new TempDirectory();
@@ -97,8 +97,8 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using IKeyValueStore first = StoreCatalog.Open(StoreNames.LiteDb, options);
-        using IKeyValueStore second = StoreCatalog.Open(StoreNames.LiteDb, options);
+        using IKeyValueStore first = StoreCatalog.Open(LiteDbRow.SharedName, options);
+        using IKeyValueStore second = StoreCatalog.Open(LiteDbRow.SharedName, options);
 
         first.Put([1], [1]);
         second.Put([2], [2]);
@@ -112,21 +112,21 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        using (IKeyValueStore shared = StoreCatalog.Open(StoreNames.LiteDb, options))
+        using (IKeyValueStore shared = StoreCatalog.Open(LiteDbRow.SharedName, options))
         {
             shared.Put([1], [1]);
         }
 
-        using IKeyValueStore direct = StoreCatalog.Open(StoreNames.LiteDbDirect, options);
+        using IKeyValueStore direct = StoreCatalog.Open(LiteDbRow.DirectName, options);
         Assert.Equal([1], direct.Get([1]));
     }
 
     /// <summary>The refusal of <see cref="An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder"/> across two processes: the CLI's one line and its locked code.</summary>
     [Theory]
-    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect, "load")]
-    [InlineData(StoreNames.LiteDb, StoreNames.LiteDbDirect, "verify")]
-    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb, "load")]
-    [InlineData(StoreNames.LiteDbDirect, StoreNames.LiteDb, "verify")]
+    [InlineData(LiteDbRow.SharedName, LiteDbRow.DirectName, "load")]
+    [InlineData(LiteDbRow.SharedName, LiteDbRow.DirectName, "verify")]
+    [InlineData(LiteDbRow.DirectName, LiteDbRow.SharedName, "load")]
+    [InlineData(LiteDbRow.DirectName, LiteDbRow.SharedName, "verify")]
     public async Task Another_process_opening_a_store_in_the_other_mode_is_refused_naming_the_holder(string holding, string opening, string command)
     {
         using var directory = new TempDirectory();
@@ -142,8 +142,8 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     }
 
     [Theory]
-    [InlineData(StoreNames.LiteDb)]
-    [InlineData(StoreNames.LiteDbDirect)]
+    [InlineData(LiteDbRow.SharedName)]
+    [InlineData(LiteDbRow.DirectName)]
     public void Keys_that_differ_only_in_letter_case_are_two_records(string name)
     {
         // As strings under LiteDB's default collation (case ignored) these would be one _id; as binaries they are two.
@@ -164,7 +164,7 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
     }
 
     /// <summary>
-    /// Why <see cref="StoreNames.LiteDbDirect"/> holds a lock of KvBench's: LiteDB's direct connection opens its file with
+    /// Why <see cref="LiteDbRow.DirectName"/> holds a lock of KvBench's: LiteDB's direct connection opens its file with
     /// <c>FileShare.Read</c>, which .NET on Linux takes as a shared <c>flock</c>, so a second direct connection to the
     /// same file (here in this process; another process fares the same, the lock being per open file) opens and
     /// writes beside the first. What the file holds afterwards varies from run to run (a stale count in the first

@@ -23,7 +23,7 @@ public sealed class LmdbNativeLibraryTests(ITestOutputHelper output)
     [Fact]
     public void The_engine_names_the_package_the_library_that_loaded_and_why()
     {
-        string engine = StoreCatalog.Engine(StoreNames.Lmdb);
+        string engine = StoreCatalog.Engine(LmdbRow.RowName);
         output.WriteLine(engine);
 
         Assert.Null(LmdbNativeLibrary.UnavailableReason);

@@ -25,7 +25,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, seed: 11);
 
         // What the growth probe asks of the row: options with a start size, which LMDB takes as its map's size.
-        StoreRow row = StoreCatalog.Row(StoreNames.Lmdb);
+        StoreRow row = StoreCatalog.Row(LmdbRow.RowName);
         using var store = (LmdbStore)row.Open(row.WithInitialSize(new StoreOptions { Directory = directory.Path }, OneMebibyte));
         Assert.Equal(OneMebibyte, store.MapBytes);
         records.Load(store, Count);
@@ -47,7 +47,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         const int Writers = 4;
         const int PerWriter = 2_000;
         using var directory = new TempDirectory();
-        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte });
+        using var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte });
         static byte[] KeyOf(int writer, int i) => [(byte)writer, .. BitConverter.GetBytes(i)];
         static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, seed: (writer * 100_000) + i);
 
@@ -92,7 +92,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     public void A_512_byte_key_is_refused_with_a_message_naming_511()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path });
         store.Put(TestData.Bytes(511, seed: 1), [1]);
 
         KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, seed: 2), [2]));
@@ -112,14 +112,14 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         var first = new RecordSet(valueBytes: 4000, seed: 1);
         var second = new RecordSet(valueBytes: 100, seed: 1UL << 40);
         long grownMap;
-        using (var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options))
+        using (var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, options))
         {
             first.Load(store, 2_000);
             Assert.True(store.MapResizes > 0);
             grownMap = store.MapBytes;
         }
 
-        using (var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options))
+        using (var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, options))
         {
             Assert.Equal(grownMap, store.MapBytes);
             Assert.True(first.Verify(store, 2_000).Ok);
@@ -128,7 +128,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         }
 
         // A larger request than the recorded size wins over it.
-        using var reopened = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options with { InitialMapBytes = 2 * grownMap });
+        using var reopened = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, options with { InitialMapBytes = 2 * grownMap });
         Assert.Equal(2 * grownMap, reopened.MapBytes);
         Assert.Equal(new VerificationResult(2_000, 0, 0, -1), first.Verify(reopened, 2_000));
         Assert.Equal(new VerificationResult(500, 0, 0, -1), second.Verify(reopened, 500));
@@ -139,15 +139,15 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
-        IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, options);
+        IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, options);
         store.Put([1], [1]);
 
-        InvalidOperationException error = Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options));
+        InvalidOperationException error = Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(LmdbRow.RowName, options));
         Assert.Contains(directory.Path, error.Message, StringComparison.Ordinal);
-        Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
+        Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(LmdbRow.RowName, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
 
         store.Dispose();
-        using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Lmdb, options);
+        using IKeyValueStore reopened = StoreCatalog.Open(LmdbRow.RowName, options);
         Assert.Equal([1], reopened.Get([1]));
     }
 
@@ -161,11 +161,11 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         const EnvironmentOpenFlags Relevant = EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoMetaSync | EnvironmentOpenFlags.WriteMap
             | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly;
         using var directory = new TempDirectory();
-        using (StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path }))
+        using (StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path }))
         {
         }
 
-        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
+        using var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
 
         Assert.Equal(expected, store.EnvironmentFlags & Relevant);
         store.Flush();
@@ -176,7 +176,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         const int Rounds = 1_000;
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path });
         byte[] key = TestData.Key(1);
         byte[] missing = TestData.Key(2);
         byte[] value = TestData.Bytes(1028, seed: 3);
@@ -209,9 +209,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     [Fact]
     public void The_declared_capabilities_are_the_ones_measured_here()
     {
-        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(StoreNames.Lmdb);
+        StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(LmdbRow.RowName);
 
-        Assert.Null(StoreCatalog.UnavailableReason(StoreNames.Lmdb));
+        Assert.Null(StoreCatalog.UnavailableReason(LmdbRow.RowName));
         Assert.Equal(511, declared.MaxKeyBytes);
         Assert.Equal(MultiProcessLevel.Shared, declared.MultiProcess);
         Assert.True(declared.GrowsWithoutRestart);

@@ -63,7 +63,7 @@ public sealed class MemoryStoreTests
     [Fact]
     public void Deleted_keys_and_values_of_another_length_show_in_the_memory_floor_s_scans()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         store.PutMany(Enumerable.Range(0, 2_000).Select(i => KeyValuePair.Create(Key(i), new byte[] { 1 })));
         for (int i = 0; i < 2_000; i += 3)
         {

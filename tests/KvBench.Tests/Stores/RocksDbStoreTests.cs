@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
+using KvBench.Stores.RocksDb;
 
 namespace KvBench.Tests.Stores;
 
@@ -16,7 +17,7 @@ public sealed class RocksDbStoreTests
 
         // RocksDB remembers the LOCK files this process holds and refuses a second one before asking the kernel.
         Assert.Contains("lock hold by current process", error.InnerException!.Message, StringComparison.Ordinal);
-        Assert.Equal(StoreNames.RocksDb, error.StoreName);
+        Assert.Equal(RocksDbRow.RowName, error.StoreName);
         writer.Put(TestData.Key(1), [1]);
         Assert.Equal([1], writer.Get(TestData.Key(1)));
     }
@@ -31,7 +32,7 @@ public sealed class RocksDbStoreTests
         }
 
         // The built CLI, started as a worker, holds the store read-write the way a second KvBench process would.
-        var holderOptions = new WorkerOptions { Store = StoreNames.RocksDb, Directory = directory.Path, Name = "holder", Peer = "nobody" };
+        var holderOptions = new WorkerOptions { Store = RocksDbRow.RowName, Directory = directory.Path, Name = "holder", Peer = "nobody" };
         await using (WorkerProcess holder = WorkerProcess.Start(KvBenchCli.Locate(), holderOptions))
         {
             Assert.True(await holder.WaitForAsync(WorkerMessage.Ready, TimeSpan.FromSeconds(30)), "The holding process never opened the store.");
@@ -128,7 +129,7 @@ public sealed class RocksDbStoreTests
         string options = File.ReadAllText(Assert.Single(Directory.EnumerateFiles(directory.Path, "OPTIONS-*")));
         string release = options.Split('\n').Select(line => line.Trim()).Single(line => line.StartsWith("rocksdb_version=", StringComparison.Ordinal))["rocksdb_version=".Length..];
 
-        string engine = StoreCatalog.Engine(StoreNames.RocksDb);
+        string engine = StoreCatalog.Engine(RocksDbRow.RowName);
 
         // The package version (id RocksDB) begins with the release it bundles, and the library came from its runtimes folder.
         Assert.StartsWith($"RocksDB {release}.", engine, StringComparison.Ordinal);
@@ -136,5 +137,5 @@ public sealed class RocksDbStoreTests
     }
 
     private static IKeyValueStore Open(TempDirectory directory, StoreAccess access) =>
-        StoreCatalog.Open(StoreNames.RocksDb, new StoreOptions { Directory = directory.Path, Access = access });
+        StoreCatalog.Open(RocksDbRow.RowName, new StoreOptions { Directory = directory.Path, Access = access });
 }

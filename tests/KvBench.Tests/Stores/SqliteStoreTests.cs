@@ -11,7 +11,7 @@ public sealed class SqliteStoreTests
     /// <summary>Every SQLite row on prepared statements; <c>Sqlite_AdoNet</c> allocates commands by design.</summary>
     public static TheoryData<string> PreparedStatementRows =>
     [
-        StoreNames.SqliteWal, StoreNames.SqliteScalar, StoreNames.SqliteOneConnection, StoreNames.SqlitePerThread, StoreNames.SqliteRollback, StoreNames.SqliteSharedCache,
+        SqliteRow.WalName, SqliteRow.ScalarName, SqliteRow.OneConnectionName, SqliteRow.PerThreadName, SqliteRow.RollbackName, SqliteRow.SharedCacheName,
     ];
 
     /// <summary>A strategy hands connections out and back without allocating: the point benchmarks' goal for Get, HaveKey and Put is 0 bytes.</summary>
@@ -52,8 +52,8 @@ public sealed class SqliteStoreTests
     /// only grow. Each commit is timed between the call's start and its return.
     /// </summary>
     [Theory]
-    [InlineData(StoreNames.SqliteWal)]
-    [InlineData(StoreNames.SqliteScalar)]
+    [InlineData(SqliteRow.WalName)]
+    [InlineData(SqliteRow.ScalarName)]
     public void The_writer_times_each_commit_and_still_checkpoints_at_SQLites_threshold(string row)
     {
         using var directory = new TempDirectory();
@@ -98,12 +98,12 @@ public sealed class SqliteStoreTests
     public void A_read_only_store_has_no_commits_to_time()
     {
         using var directory = new TempDirectory();
-        using (IKeyValueStore writer = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path }))
+        using (IKeyValueStore writer = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory.Path }))
         {
             writer.Put([1], [1]);
         }
 
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path, Access = StoreAccess.ReadOnly });
+        using IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory.Path, Access = StoreAccess.ReadOnly });
         var clock = Assert.IsAssignableFrom<ISqliteCommitClock>(store);
         Assert.Equal(default, clock.LastCommit);
         Assert.Equal(0, clock.AutoCheckpointFrames);

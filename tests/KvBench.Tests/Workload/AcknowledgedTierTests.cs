@@ -3,7 +3,12 @@ using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
-using KvBench.Stores;
+using KvBench.Stores.Etcd;
+using KvBench.Stores.Faster;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.MariaDb;
+using KvBench.Stores.PostgreSql;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Tests.Workload;
 
@@ -11,14 +16,14 @@ namespace KvBench.Tests.Workload;
 public sealed class AcknowledgedTierTests
 {
     [Theory]
-    [InlineData(StoreNames.PostgreSql, Durability.Buffered, "server memory up to 600 ms")]
-    [InlineData(StoreNames.PostgreSql, Durability.Synced, "Synced")]
-    [InlineData(StoreNames.Redis, Durability.Buffered, "Buffered")]
-    [InlineData(StoreNames.Garnet, Durability.Buffered, "Buffered until a later recovery")]
-    [InlineData(StoreNames.MariaDb, Durability.Buffered, "Buffered")]
-    [InlineData(StoreNames.Etcd, Durability.Buffered, "Synced")]
-    [InlineData(StoreNames.Faster, Durability.Buffered, AcknowledgedTier.MemoryUntilFlush)]
-    [InlineData(StoreNames.Lmdb, Durability.Buffered, "Buffered")]
+    [InlineData(PostgreSqlRow.RowName, Durability.Buffered, "server memory up to 600 ms")]
+    [InlineData(PostgreSqlRow.RowName, Durability.Synced, "Synced")]
+    [InlineData(RedisRow.RowName, Durability.Buffered, "Buffered")]
+    [InlineData(GarnetRow.RowName, Durability.Buffered, "Buffered until a later recovery")]
+    [InlineData(MariaDbRow.RowName, Durability.Buffered, "Buffered")]
+    [InlineData(EtcdRow.RowName, Durability.Buffered, "Synced")]
+    [InlineData(FasterRow.RowName, Durability.Buffered, AcknowledgedTier.MemoryUntilFlush)]
+    [InlineData(LmdbRow.RowName, Durability.Buffered, "Buffered")]
     [InlineData("Not_a_row", Durability.Synced, "Synced")]
     public void A_rows_cell_says_what_its_acknowledged_write_had_reached(string row, Durability tier, string expected) =>
         Assert.Equal(expected, AcknowledgedTier.Label(row, tier));
@@ -26,9 +31,9 @@ public sealed class AcknowledgedTierTests
     [Fact]
     public void A_rows_known_loss_is_shown_as_broken_but_is_no_new_failure_of_the_run_and_anything_else_broken_still_is()
     {
-        var garnetLost = new CrashRoundsResult(StoreNames.Garnet, Durability.Buffered, 10, 10_000, 9_000, 0, []) { Killed = CrashKill.Server };
+        var garnetLost = new CrashRoundsResult(GarnetRow.RowName, Durability.Buffered, 10, 10_000, 9_000, 0, []) { Killed = CrashKill.Server };
         var garnetTorn = garnetLost with { Torn = 1 };
-        var redisLost = new CrashRoundsResult(StoreNames.Redis, Durability.Buffered, 10, 10_000, 1, 0, []) { Killed = CrashKill.Server };
+        var redisLost = new CrashRoundsResult(RedisRow.RowName, Durability.Buffered, 10, 10_000, 1, 0, []) { Killed = CrashKill.Server };
 
         Assert.True(ServerKillVerdict.Broken(garnetLost));
         Assert.StartsWith("broken: 9,000 acknowledged writes lost", ServerKillVerdict.Of(garnetLost), StringComparison.Ordinal);
@@ -40,8 +45,8 @@ public sealed class AcknowledgedTierTests
     [Fact]
     public void The_workload_tables_carry_the_column_when_they_know_the_tier_and_leave_it_out_when_not()
     {
-        WorkloadResult postgres = Result(StoreNames.PostgreSql);
-        WorkloadResult lmdb = Result(StoreNames.Lmdb);
+        WorkloadResult postgres = Result(PostgreSqlRow.RowName);
+        WorkloadResult lmdb = Result(LmdbRow.RowName);
 
         string[] withTier = Lines(WorkloadTables.Ycsb([postgres, lmdb], Durability.Buffered));
         string[] threads = Lines(WorkloadTables.Threads([postgres, lmdb], Durability.Buffered));

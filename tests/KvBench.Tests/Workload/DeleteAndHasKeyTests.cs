@@ -4,6 +4,8 @@ using System.Collections.Concurrent;
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Workload;
 
@@ -20,8 +22,8 @@ public sealed class DeleteAndHasKeyTests
     };
 
     [Theory]
-    [InlineData(StoreNames.Memory)]
-    [InlineData(StoreNames.SqliteWal)]
+    [InlineData(MemoryRow.RowName)]
+    [InlineData(SqliteRow.WalName)]
     public void Deletes_and_existence_checks_run_with_every_read_right(string row)
     {
         using var directory = new TempDirectory();
@@ -40,7 +42,7 @@ public sealed class DeleteAndHasKeyTests
     [Fact]
     public void Variable_lengths_and_prefixed_keys_run_with_every_read_and_scan_right()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadSpec workload = s_deletes with
         {
             KeyBytes = LengthDistribution.Parse("16..48"),
@@ -64,7 +66,7 @@ public sealed class DeleteAndHasKeyTests
         // check of being alone and its record of the outcome must not leave that older outcome as the one to expect.
         var contended = new WorkloadSpec { Name = "contended", Mix = new(Read: 0.5, Update: 0.5), Distribution = KeyDistribution.Uniform, RecordCount = 8 };
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = directory.Path });
 
         WorkloadResult result = LoadAndRun(store, contended, threads: 4, seconds: 2);
 
@@ -74,7 +76,7 @@ public sealed class DeleteAndHasKeyTests
     [Fact]
     public void A_store_that_loses_deletes_fails_the_run()
     {
-        using var store = new Broken(StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" }), losesDeletes: true);
+        using var store = new Broken(StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" }), losesDeletes: true);
 
         WorkloadResult result = LoadAndRun(store, s_deletes, threads: 1);
 
@@ -85,7 +87,7 @@ public sealed class DeleteAndHasKeyTests
     [Fact]
     public void A_store_that_returns_an_older_version_fails_the_run()
     {
-        using var store = new Broken(StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" }), losesDeletes: false);
+        using var store = new Broken(StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" }), losesDeletes: false);
 
         WorkloadResult result = LoadAndRun(store, YcsbWorkloads.A with { RecordCount = 50, Distribution = KeyDistribution.Uniform }, threads: 1);
 
@@ -96,7 +98,7 @@ public sealed class DeleteAndHasKeyTests
     [Fact]
     public void A_miss_of_a_record_never_deleted_is_still_a_wrong_read()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadSpec workload = s_deletes with { Mix = new(Read: 0.5, HasKey: 0.5) };
         WorkloadRunner.Load(store, workload);
         store.Delete(workload.Records().Key(17));
@@ -110,7 +112,7 @@ public sealed class DeleteAndHasKeyTests
     [Fact]
     public void A_run_that_logs_acknowledged_writes_refuses_deletes()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
 
         Assert.Throws<ArgumentException>(() => WorkloadRunner.Run(store, s_deletes, Brief(threads: 1), new Dictionary<long, ulong>()));
     }

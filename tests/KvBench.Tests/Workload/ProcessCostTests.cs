@@ -4,6 +4,9 @@ using KvBench.Core;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Workload;
 
@@ -43,7 +46,7 @@ public sealed class ProcessCostTests
     [Fact]
     public void A_run_carries_its_cpu_time_and_system_calls_per_operation()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadRunner.Load(store, s_reads);
 
         WorkloadResult result = WorkloadRunner.Run(store, s_reads, new RunSettings { Threads = 2, Warmup = TimeSpan.FromMilliseconds(100), Duration = TimeSpan.FromMilliseconds(300) });
@@ -145,18 +148,18 @@ public sealed class ProcessCostTests
     [Fact]
     public void A_lone_SQLite_reader_that_made_more_system_calls_per_read_is_explained_and_other_rows_are_not()
     {
-        WorkloadResult one = Result(threads: 1, operationsPerSecond: 100_000, cpuSeconds: 0.8, systemCalls: 242_000) with { Store = StoreNames.SqliteWal };
-        WorkloadResult four = Result(threads: 4, operationsPerSecond: 250_000, cpuSeconds: 0.9, systemCalls: 107_500) with { Store = StoreNames.SqliteWal };
-        WorkloadResult scalarOne = one with { Store = StoreNames.SqliteScalar };
-        WorkloadResult scalarFourAsMany = four with { Store = StoreNames.SqliteScalar, Cost = four.Cost! with { SystemCalls = 605_000 } };
-        WorkloadResult otherOne = one with { Store = StoreNames.Lmdb };
-        WorkloadResult otherFour = four with { Store = StoreNames.Lmdb };
+        WorkloadResult one = Result(threads: 1, operationsPerSecond: 100_000, cpuSeconds: 0.8, systemCalls: 242_000) with { Store = SqliteRow.WalName };
+        WorkloadResult four = Result(threads: 4, operationsPerSecond: 250_000, cpuSeconds: 0.9, systemCalls: 107_500) with { Store = SqliteRow.WalName };
+        WorkloadResult scalarOne = one with { Store = SqliteRow.ScalarName };
+        WorkloadResult scalarFourAsMany = four with { Store = SqliteRow.ScalarName, Cost = four.Cost! with { SystemCalls = 605_000 } };
+        WorkloadResult otherOne = one with { Store = LmdbRow.RowName };
+        WorkloadResult otherFour = four with { Store = LmdbRow.RowName };
         WorkloadResult writesOne = one with { Workload = one.Workload with { Name = "write-only", Mix = new OperationMix { Update = 1 } } };
         WorkloadResult writesFour = four with { Workload = writesOne.Workload };
 
         string line = Assert.Single(WorkloadTables.LoneSqliteReader([one, four, scalarOne, scalarFourAsMany, otherOne, otherFour, writesOne, writesFour]));
 
-        Assert.StartsWith($"{StoreNames.SqliteWal} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs of it in the kernel), against 0.43 (3.6 µs, 720 ns of it in the kernel) at 4 threads.", line, StringComparison.Ordinal);
+        Assert.StartsWith($"{SqliteRow.WalName} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs of it in the kernel), against 0.43 (3.6 µs, 720 ns of it in the kernel) at 4 threads.", line, StringComparison.Ordinal);
         Assert.Contains("a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file", line, StringComparison.Ordinal);
         var markdown = new StringBuilder();
         WorkloadTables.WriteThreadCosts(markdown, [one, four]);

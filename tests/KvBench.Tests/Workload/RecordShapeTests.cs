@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Tests.Workload;
 
@@ -57,7 +58,7 @@ public sealed class RecordShapeTests
     [Fact]
     public void A_prefix_scan_of_a_group_returns_exactly_that_group_s_records()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         s_prefixed.Load(store, 5_000, batchSize: 500);
         Assert.True(s_prefixed.Verify(store, 5_000).Ok);
 

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Workload;
-using KvBench.Stores;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Workload;
 
@@ -119,8 +119,8 @@ public sealed partial class ThreadCostSentenceTests
     [InlineData(1.0, 1.0)]
     public void A_lone_SQLite_reader_is_said_to_make_more_system_calls_only_where_it_did(double oneCalls, double fourCalls)
     {
-        WorkloadResult one = Result(1, 100_000, 8, systemCallsPerOperation: oneCalls, workload: s_mix with { Name = "read-only", Mix = new OperationMix { Read = 1 } }) with { Store = StoreNames.SqliteWal };
-        WorkloadResult four = Result(4, 250_000, 3.6, systemCallsPerOperation: fourCalls, workload: one.Workload) with { Store = StoreNames.SqliteWal };
+        WorkloadResult one = Result(1, 100_000, 8, systemCallsPerOperation: oneCalls, workload: s_mix with { Name = "read-only", Mix = new OperationMix { Read = 1 } }) with { Store = SqliteRow.WalName };
+        WorkloadResult four = Result(4, 250_000, 3.6, systemCallsPerOperation: fourCalls, workload: one.Workload) with { Store = SqliteRow.WalName };
 
         IReadOnlyList<string> lines = WorkloadTables.LoneSqliteReader([one, four]);
 

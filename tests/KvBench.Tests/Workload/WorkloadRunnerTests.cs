@@ -2,6 +2,9 @@ using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Tests.Conformance;
+using KvBench.Stores.Lmdb;
+using KvBench.Stores.Memory;
+using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
@@ -74,7 +77,7 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     [Fact]
     public void A_store_that_returns_another_record_s_bytes_fails_the_run()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadSpec workload = YcsbWorkloads.C with { RecordCount = 200 };
         WorkloadRunner.Load(store, workload);
         var records = new RecordSet(workload.ValueBytes);
@@ -95,7 +98,7 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     public void A_second_run_on_the_same_store_accepts_the_versions_the_first_run_wrote()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory.Path });
 
         (WorkloadResult first, WorkloadResult second) = LoadAThenF(store, records: 500, threads: 2);
 
@@ -106,7 +109,7 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     [Fact]
     public void An_open_loop_never_runs_ahead_of_its_schedule()
     {
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Memory, new StoreOptions { Directory = "unused" });
+        using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadResult result = LoadAndRun(store, YcsbWorkloads.B with { RecordCount = 1_000 }, Brief(threads: 2) with { TargetOperationsPerSecond = 2_000 });
 
         // 2,000 a second for 0.3 s of measuring is 600 scheduled operations; a closed loop on Memory does millions.
@@ -126,7 +129,7 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     public void Scans_return_records_in_key_order_from_their_start_and_each_is_checked()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path });
         WorkloadResult result = LoadAndRun(store, YcsbWorkloads.E with { RecordCount = 2_000 }, Brief(threads: 1));
 
         Assert.True(result.Succeeded, $"{result.WrongReads} wrong reads.");
@@ -137,7 +140,7 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     public void Logged_writes_name_the_version_each_record_holds_afterwards()
     {
         using var directory = new TempDirectory();
-        using IKeyValueStore store = StoreCatalog.Open(StoreNames.SqliteWal, new StoreOptions { Directory = directory.Path });
+        using IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory.Path });
         var acknowledged = new Dictionary<long, ulong>();
 
         // Zipfian keys from three threads: without one writer per record, two threads would race on the hottest ones.

@@ -11,7 +11,7 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// against relaxed ones, on each (<see cref="ClusterRequests"/>). A lost acknowledged update, or a stale read from a row's own
 /// reads where they are linearizable (etcd's), fails the run; where the row offers reads without a quorum, a paused leader
 /// is run again with them, and their stale reads are counted, not failed, as are those of a row whose own reads ask no
-/// quorum (dqlite's leader reads, <see cref="ServerRow.LinearizableReads"/>). Each row of one server that offers Synced is killed under
+/// quorum (a leader's reads, <see cref="ServerRow.LinearizableReads"/>). Each row of one server that offers Synced is killed under
 /// the same load at Synced too, to show what a replica changes. <c>kvbench cluster fault</c> runs one row's faults alone.
 /// </summary>
 public sealed class ClusterFaultSection : AdrSection

@@ -5,6 +5,8 @@ using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.MariaDb;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.Reports.Sections;
 
@@ -36,14 +38,14 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     public override async Task MeasureAsync(AdrContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (StoreCatalog.UnavailableReason(StoreNames.MariaDb) is { } reason)
+        if (StoreCatalog.UnavailableReason(MariaDbRow.RowName) is { } reason)
         {
-            NotMeasured = $"{StoreNames.MariaDb}: {reason}";
+            NotMeasured = $"{MariaDbRow.RowName}: {reason}";
             return;
         }
 
         context.Log($"Published claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of {string.Join(" and ", Settings.Volumes)}...");
-        await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([StoreNames.MariaDb]).ConfigureAwait(false))
+        await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([MariaDbRow.RowName]).ConfigureAwait(false))
         {
             Results = await Task.Run(() => PublishedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
             context.Log($"The SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool, {Settings.BusyTrap.Writes:N0} writes...");
@@ -86,15 +88,15 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     /// <summary>The four targets of <see cref="BusyTrapResults"/>, one after another, each in a directory of its own under <paramref name="workDirectory"/>.</summary>
     private List<BusyTrapResult> MeasureBusyTrap(string workDirectory)
     {
-        var mariaDb = (ServerRow)StoreCatalog.Row(StoreNames.MariaDb);
+        var mariaDb = (ServerRow)StoreCatalog.Row(MariaDbRow.RowName);
         string endpoint = mariaDb.EndpointFor(Durability.Buffered)
             ?? throw new InvalidOperationException($"{mariaDb.Name}'s server was started, yet the row names no endpoint at {Durability.Buffered}.");
         return
         [
             BusyTrap.NaivePool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, workDirectory),
             BusyTrap.ConnectorPool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, endpoint, workDirectory),
-            BusyTrap.Row(StoreNames.SqliteWal, Settings.BusyTrap, workDirectory),
-            BusyTrap.Row(StoreNames.MariaDb, Settings.BusyTrap, workDirectory),
+            BusyTrap.Row(SqliteRow.WalName, Settings.BusyTrap, workDirectory),
+            BusyTrap.Row(MariaDbRow.RowName, Settings.BusyTrap, workDirectory),
         ];
     }
 }

@@ -1,17 +1,15 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 using Microsoft.Win32.SafeHandles;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.FileSystem;
 
 /// <summary>
 /// <c>FileSystem_raw</c>: File APIs alone, one file per key named by the key's hex, written to a temporary file and
 /// renamed over the old one (the same atomic replace the adapter does).
 /// </summary>
-[PointVariant(StoreNames.FileSystem, RowVariantKind.Raw)]
 internal sealed class FileSystemRaw(string directory) : IPointTarget
 {
     private readonly string _data = Directory.CreateDirectory(Path.Combine(directory, "data")).FullName;

@@ -1,10 +1,13 @@
 using System.Buffers;
 
-using KvBench.Stores.Redis;
 
 using StackExchange.Redis;
 
-namespace KvBench.Benchmarks.Targets.Raw.Servers;
+using KvBench.Stores.Baselines;
+
+using KvBench.Stores.Servers;
+
+namespace KvBench.Stores.Redis;
 
 /// <summary>
 /// A Redis-protocol server's raw baseline: StackExchange.Redis on one multiplexer, the adapter's commands (a Put is

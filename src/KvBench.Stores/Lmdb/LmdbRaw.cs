@@ -1,11 +1,9 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
 
 using LightningDB;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.Lmdb;
 
 /// <summary>
 /// <c>LMDB_raw</c>: LightningDB used directly with the adapter's Buffered flags (<c>NoThreadLocalStorage | NoSync</c>):
@@ -20,7 +18,6 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// with a shared pool behind it, MDB_MAP_FULL/MDB_MAP_RESIZED recovery, a one-environment-per-process guard, and
 /// StoreAdapter's lifetime gate, error typing and key and value checks), so adapter ÷ raw is what they cost.
 /// </remarks>
-[PointVariant(StoreNames.Lmdb, RowVariantKind.Raw)]
 internal sealed class LmdbRaw : LmdbTarget
 {
     private readonly LightningTransaction _reader;

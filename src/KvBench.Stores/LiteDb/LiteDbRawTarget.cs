@@ -1,11 +1,11 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Workload;
-using KvBench.Stores.LiteDb;
 
 using LiteDB;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+using KvBench.Stores.Baselines;
+
+namespace KvBench.Stores.LiteDb;
 
 /// <summary>
 /// LiteDB used directly as its documentation shows, an <see cref="ILiteCollection{T}"/> of <see cref="BsonDocument"/>
@@ -24,15 +24,15 @@ internal abstract class LiteDbRawTarget(string directory, ConnectionType connect
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
         Collection.Upsert(new BsonDocument { ["_id"] = key.ToArray(), ["v"] = value.ToArray() });
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => IPointTarget.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key) => Collection.FindById(key.ToArray())?["v"].AsBinary;
 
     public bool ContainsKey(ReadOnlySpan<byte> key) => Collection.FindById(key.ToArray()) is not null;
 
     /// <summary>One upsert of every record: one transaction, as the adapter's PutMany.</summary>
-    public void Load(RecordSet records, long count) =>
-        Collection.Upsert(Enumerable.Range(0, checked((int)count)).Select(i => new BsonDocument { ["_id"] = records.Key(i), ["v"] = records.Value(i) }));
+    public void Load(IEnumerable<KeyValuePair<byte[], byte[]>> records) =>
+        Collection.Upsert(records.Select(record => new BsonDocument { ["_id"] = record.Key, ["v"] = record.Value }));
 
     public void Dispose() => _database.Dispose();
 }

@@ -2,11 +2,9 @@ using System.Buffers;
 
 using FASTER.core;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Faster;
+using KvBench.Stores.Baselines;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.Faster;
 
 /// <summary>
 /// <c>FASTER_raw</c>: <c>FasterKV&lt;SpanByte, SpanByte&gt;</c> with the adapter's log settings (managed log device,
@@ -30,7 +28,6 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// starts empty and the benchmark's read-back check makes it load again.
 /// </para>
 /// </remarks>
-[PointVariant(StoreNames.Faster, RowVariantKind.Raw, ManyThreads = true)]
 internal sealed unsafe class FasterRaw : IPointTarget
 {
     private readonly IDevice _device;

@@ -1,18 +1,15 @@
 using System.Buffers;
 using System.Runtime.InteropServices;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Memory;
+using KvBench.Stores.Baselines;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.Memory;
 
 /// <summary>
 /// <c>Memory_raw</c>: a <see cref="Dictionary{TKey, TValue}"/> searched with spans through an alternate lookup.
 /// It takes a lock, as the adapter does: the contract promises thread safety, and any dictionary shared between
 /// threads pays for one, so the ratio charges the adapter only for what it adds.
 /// </summary>
-[PointVariant(StoreNames.Memory, RowVariantKind.Raw, ManyThreads = true)]
 internal sealed class MemoryRaw : IPointTarget
 {
     private readonly Lock _gate = new();

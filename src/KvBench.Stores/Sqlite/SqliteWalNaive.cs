@@ -1,20 +1,16 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Evaluation.Reports;
-using KvBench.Stores;
-using KvBench.Stores.Sqlite;
+using KvBench.Stores.Baselines;
 
 using Microsoft.Data.Sqlite;
 
-namespace KvBench.Benchmarks.Targets.Naive;
+namespace KvBench.Stores.Sqlite;
 
 /// <summary>
 /// <c>Sqlite_WAL_naive</c>: the code most samples show. Every call opens a pooled connection, builds a new command
 /// (so SQLite parses and prepares the statement again), passes the key and value as new arrays and reads through
 /// <see cref="SqliteCommand.ExecuteScalar"/>. Same table, journal and <c>synchronous=NORMAL</c> as the tuned row.
 /// </summary>
-[PointVariant(StoreNames.SqliteWal, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class SqliteWalNaive : IPointTarget
 {
     private const string Upsert = "INSERT INTO kv (key, value) VALUES ($key, $value) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
@@ -52,7 +48,7 @@ internal sealed class SqliteWalNaive : IPointTarget
         command.ExecuteNonQuery();
     }
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => IPointTarget.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {

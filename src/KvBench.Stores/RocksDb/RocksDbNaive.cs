@@ -1,12 +1,10 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Evaluation.Reports;
-using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 using RocksDbSharp;
 
-namespace KvBench.Benchmarks.Targets.Naive;
+namespace KvBench.Stores.RocksDb;
 
 /// <summary>
 /// <c>RocksDB_naive</c>: the RocksDB package the way its README shows it: <c>RocksDb.Open(new
@@ -14,21 +12,20 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// (sync off: Buffered, like the tuned row) and <c>db.Get(byte[])</c>, which returns a new array on every call; the
 /// caller's spans become new arrays for it, and HaveKey is a Get compared with null.
 /// </summary>
-[PointVariant(StoreNames.RocksDb, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class RocksDbNaive : IPointTarget
 {
-    private readonly RocksDb _db;
+    private readonly RocksDbSharp.RocksDb _db;
 
     public RocksDbNaive(string directory)
     {
         DbOptions options = new DbOptions().SetCreateIfMissing(true);
-        _db = RocksDb.Open(options, directory);
+        _db = RocksDbSharp.RocksDb.Open(options, directory);
         GC.KeepAlive(options);
     }
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => _db.Put(key.ToArray(), value.ToArray());
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => IPointTarget.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key) => _db.Get(key.ToArray());
 

@@ -1,11 +1,10 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 using RocksDbSharp;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.RocksDb;
 
 /// <summary>
 /// <c>RocksDB_raw</c>: the RocksDB package used directly through its documented <see cref="RocksDb"/> API, opened
@@ -21,10 +20,9 @@ namespace KvBench.Benchmarks.Targets.Raw;
 /// again into the buffer; the adapter reads with <c>rocksdb_get_pinned</c> and copies once. Adapter ÷ raw is therefore
 /// what StoreAdapter's gate, error typing and checks cost, less what the pinned read saves.
 /// </remarks>
-[PointVariant(StoreNames.RocksDb, RowVariantKind.Raw, ManyThreads = true)]
 internal sealed class RocksDbRaw : IPointTarget
 {
-    private readonly RocksDb _db;
+    private readonly RocksDbSharp.RocksDb _db;
     private readonly ReadOptions _readOptions = new();
     private readonly WriteOptions _writeOptions = new WriteOptions().SetSync(false);
 
@@ -37,7 +35,7 @@ internal sealed class RocksDbRaw : IPointTarget
     public RocksDbRaw(string directory)
     {
         DbOptions options = new DbOptions().SetCreateIfMissing(true).SetKeepLogFileNum(2);
-        _db = RocksDb.Open(options, directory);
+        _db = RocksDbSharp.RocksDb.Open(options, directory);
         GC.KeepAlive(options);
     }
 

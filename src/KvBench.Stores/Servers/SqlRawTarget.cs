@@ -2,9 +2,10 @@ using System.Buffers;
 using System.Data;
 using System.Data.Common;
 
-using KvBench.Stores.Servers;
 
-namespace KvBench.Benchmarks.Targets.Raw.Servers;
+using KvBench.Stores.Baselines;
+
+namespace KvBench.Stores.Servers;
 
 /// <summary>
 /// A SQL server's raw baseline: the client used directly on one connection held open for the target's life, the
@@ -45,7 +46,7 @@ internal abstract class SqlRawTarget : IPointTarget
         _ = _upsert.ExecuteNonQuery();
     }
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => IPointTarget.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {

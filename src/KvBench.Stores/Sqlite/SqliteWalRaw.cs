@@ -1,13 +1,8 @@
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Sqlite;
-
 using SQLitePCL;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.Sqlite;
 
 /// <summary><c>Sqlite_WAL_raw</c>: one blob-pair <c>WITHOUT ROWID</c> table through SQLitePCLRaw.</summary>
-[PointVariant(StoreNames.SqliteWal, RowVariantKind.Raw)]
 internal sealed class SqliteWalRaw(string directory) : SqliteRawTarget(directory, new BlobKeySchema())
 {
     protected override int BindKey(sqlite3_stmt statement, ReadOnlySpan<byte> key)

@@ -6,17 +6,16 @@ using Etcdserverpb;
 
 using Google.Protobuf;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Etcd;
+using KvBench.Stores.Baselines;
 
-namespace KvBench.Benchmarks.Targets.Raw.Servers;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Stores.Etcd;
 
 /// <summary>
 /// <c>etcd_raw</c>: dotnet-etcd used directly on the etcd row's cluster, the adapter's requests (a Put, a linearizable
 /// Range, a count-only Range) under the same key prefix, without the contract around them.
 /// </summary>
-[PointVariant(StoreNames.Etcd, RowVariantKind.Raw, ManyThreads = true)]
 internal sealed class EtcdRaw : IPointTarget
 {
     private readonly EtcdClient _client;
@@ -24,7 +23,7 @@ internal sealed class EtcdRaw : IPointTarget
 
     public EtcdRaw(string directory)
     {
-        ServerRawStore store = ServerRawStore.For(StoreNames.Etcd, directory);
+        ServerRawStore store = ServerRawStore.For(EtcdRow.RowName, directory);
         _valuePrefix = EtcdStore.ValuePrefix(store.StoreName);
         _client = EtcdStore.Connect(store.Endpoint);
     }

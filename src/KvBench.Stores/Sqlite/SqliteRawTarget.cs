@@ -1,14 +1,14 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Workload;
 
-using KvBench.Stores.Sqlite;
 
 using Microsoft.Data.Sqlite;
 
 using SQLitePCL;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+using KvBench.Stores.Baselines;
+
+namespace KvBench.Stores.Sqlite;
 
 /// <summary>
 /// SQLite through SQLitePCLRaw alone: one connection, WAL with <c>synchronous=NORMAL</c> (Buffered), one statement
@@ -74,12 +74,12 @@ internal abstract class SqliteRawTarget : IPointTarget
     }
 
     /// <summary>One transaction for the whole load: SQLite's own advice for bulk inserts.</summary>
-    public void Load(RecordSet records, long count)
+    public void Load(IEnumerable<KeyValuePair<byte[], byte[]>> records)
     {
         Execute("BEGIN");
-        for (long i = 0; i < count; i++)
+        foreach (KeyValuePair<byte[], byte[]> record in records)
         {
-            Put(records.Key(i), records.Value(i));
+            Put(record.Key, record.Value);
         }
 
         Execute("COMMIT");

@@ -1,11 +1,11 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Workload;
-using KvBench.Stores.Lmdb;
 
 using LightningDB;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+using KvBench.Stores.Baselines;
+
+namespace KvBench.Stores.Lmdb;
 
 /// <summary>
 /// LMDB through the LightningDB package used directly: a <see cref="LightningEnvironment"/> with the adapter's default
@@ -60,14 +60,14 @@ internal abstract class LmdbTarget : IPointTarget
     /// PutMany) commits them: the batch size shapes LMDB's free-page list, which every later commit writes back, so a
     /// load committed per record would leave a different file and make later Puts cheaper than the adapter's.
     /// </summary>
-    public void Load(RecordSet records, long count)
+    public void Load(IEnumerable<KeyValuePair<byte[], byte[]>> records)
     {
-        for (long start = 0; start < count; start += LoadBatchRecords)
+        foreach (KeyValuePair<byte[], byte[]>[] batch in records.Chunk(LoadBatchRecords))
         {
             using LightningTransaction txn = Env.BeginTransaction();
-            for (long i = start; i < Math.Min(start + LoadBatchRecords, count); i++)
+            foreach (KeyValuePair<byte[], byte[]> record in batch)
             {
-                txn.Put(Db, records.Key(i), records.Value(i)).ThrowOnError();
+                txn.Put(Db, record.Key, record.Value).ThrowOnError();
             }
 
             txn.Commit().ThrowOnError();

@@ -1,13 +1,10 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Workload;
-using KvBench.Stores;
+using KvBench.Stores.Baselines;
 
 using LiteDB;
 
-namespace KvBench.Benchmarks.Targets.Naive;
+namespace KvBench.Stores.LiteDb;
 
 /// <summary>
 /// <c>LiteDB_naive</c>: what LiteDB's "Getting Started" page shows. A POCO class mapped by <see cref="BsonMapper"/>, a
@@ -18,7 +15,6 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// Opening a database per operation builds an engine (file handles, header page, caches) and disposing it checkpoints
 /// the log into the data file with an fsync, as the shared row's per-operation engine does, without its mutex.
 /// </remarks>
-[PointVariant(StoreNames.LiteDb, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class LiteDbNaive(string directory) : IPointTarget
 {
     private readonly string _path = Path.Combine(directory, "naive.db");
@@ -34,7 +30,7 @@ internal sealed class LiteDbNaive(string directory) : IPointTarget
         }
     }
 
-    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => PointTargets.CopyFound(Get(key), destination);
+    public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination) => IPointTarget.CopyFound(Get(key), destination);
 
     public byte[]? Get(ReadOnlySpan<byte> key)
     {
@@ -49,10 +45,10 @@ internal sealed class LiteDbNaive(string directory) : IPointTarget
     }
 
     /// <summary>One database and one InsertBulk for the preload, so the load is not what the run waits for.</summary>
-    public void Load(RecordSet records, long count)
+    public void Load(IEnumerable<KeyValuePair<byte[], byte[]>> records)
     {
         using var database = new LiteDatabase(_path);
-        database.GetCollection<Entry>("entries").InsertBulk(Enumerable.Range(0, checked((int)count)).Select(i => new Entry { Id = records.Key(i), Value = records.Value(i) }));
+        database.GetCollection<Entry>("entries").InsertBulk(records.Select(record => new Entry { Id = record.Key, Value = record.Value }));
     }
 
     public void Dispose()

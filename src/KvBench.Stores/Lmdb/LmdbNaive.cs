@@ -1,13 +1,9 @@
 using System.Buffers;
 
-using KvBench.Benchmarks.Targets.Raw;
-using KvBench.Evaluation.Measuring;
-using KvBench.Evaluation.Reports;
-using KvBench.Stores;
 
 using LightningDB;
 
-namespace KvBench.Benchmarks.Targets.Naive;
+namespace KvBench.Stores.Lmdb;
 
 /// <summary>
 /// <c>LMDB_naive</c>: LightningDB as its README shows it: every operation in a transaction of its own that opens the
@@ -22,7 +18,6 @@ namespace KvBench.Benchmarks.Targets.Naive;
 /// Buffered tier (LightningDB's default flushes each commit to the device, a different tier, measured in the synced
 /// table), and the map size, because the README's default map (10 MiB) fails the preload with MDB_MAP_FULL.
 /// </remarks>
-[PointVariant(StoreNames.Lmdb, RowVariantKind.Naive, OnlyValueBytes = PublishedPointOperations.ValueBytes)]
 internal sealed class LmdbNaive(string directory) : LmdbTarget(directory, EnvironmentOpenFlags.NoSync)
 {
     public override void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)

@@ -1,13 +1,8 @@
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Sqlite;
-
 using SQLitePCL;
 
-namespace KvBench.Benchmarks.Targets.Raw;
+namespace KvBench.Stores.Sqlite;
 
 /// <summary><c>Sqlite_Scalar_raw</c>: the first key byte an INTEGER category, the rest a BLOB id, through SQLitePCLRaw.</summary>
-[PointVariant(StoreNames.SqliteScalar, RowVariantKind.Raw)]
 internal sealed class SqliteScalarRaw(string directory) : SqliteRawTarget(directory, new ScalarKeySchema())
 {
     protected override int BindKey(sqlite3_stmt statement, ReadOnlySpan<byte> key)

@@ -1,4 +1,4 @@
-namespace KvBench.Evaluation.Measuring;
+namespace KvBench.Stores.Baselines;
 
 /// <summary>What a benchmark row drives: a store's adapter, the store's package written against directly, or a common naive usage.</summary>
 public enum RowVariantKind

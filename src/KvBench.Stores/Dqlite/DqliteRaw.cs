@@ -1,10 +1,10 @@
 using System.Buffers;
 
-using KvBench.Evaluation.Measuring;
-using KvBench.Stores;
-using KvBench.Stores.Dqlite;
+using KvBench.Stores.Baselines;
 
-namespace KvBench.Benchmarks.Targets.Raw.Servers;
+using KvBench.Stores.Servers;
+
+namespace KvBench.Stores.Dqlite;
 
 /// <summary>
 /// <c>dqlite_raw</c>: go-dqlite's shell used directly on the dqlite row's cluster, one shell process held for the target's
@@ -12,7 +12,6 @@ namespace KvBench.Benchmarks.Targets.Raw.Servers;
 /// without the contract around them: no pool of shells, no retry of a busy write, no check of a row's shape. One thread
 /// only: a shell serves one request at a time.
 /// </summary>
-[PointVariant(StoreNames.Dqlite, RowVariantKind.Raw)]
 internal sealed class DqliteRaw : IPointTarget
 {
     private readonly DqliteShell _shell;
@@ -20,9 +19,9 @@ internal sealed class DqliteRaw : IPointTarget
 
     public DqliteRaw(string directory)
     {
-        ServerRawStore store = ServerRawStore.For(StoreNames.Dqlite, directory);
+        ServerRawStore store = ServerRawStore.For(DqliteRow.RowName, directory);
         _table = store.StoreName;
-        _shell = new DqliteShell(StoreNames.Dqlite, DqliteEndpoints.Parse(store.Endpoint), DqliteRow.Database, DqliteStoreOptions.DefaultRequestTimeout);
+        _shell = new DqliteShell(DqliteRow.RowName, DqliteEndpoints.Parse(store.Endpoint), DqliteRow.Database, DqliteStoreOptions.DefaultRequestTimeout);
     }
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
