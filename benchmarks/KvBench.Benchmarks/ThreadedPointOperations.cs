@@ -5,8 +5,8 @@ using BenchmarkDotNet.Running;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
-using KvBench.Stores.Memory;
 using KvBench.Stores.Baselines;
+using KvBench.Stores.Memory;
 
 namespace KvBench.Benchmarks;
 

@@ -1,12 +1,12 @@
 using System.CommandLine;
 
-using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Cli;
 
-/// <summary><c>kvbench cluster fault</c>: a member of a cluster row faulted under load (<see cref="ClusterFault"/>).</summary>
+/// <summary><c>kvbench cluster fault</c>: a member of a cluster row faulted under load (<see cref="ClusterFaultSection.RunAloneAsync"/>).</summary>
 internal static class ClusterCommand
 {
     public static Command Create() => new("cluster", "Faults a member of a server row's cluster under load, on servers of KvBench's own.")
@@ -58,12 +58,12 @@ internal static class ClusterCommand
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string row = StoreCatalog.ServerNames.First(name => name.Equals(parseResult.GetValue(store), StringComparison.OrdinalIgnoreCase));
-            var results = new List<ClusterFaultResult>();
+            var runs = new List<ClusterFaultSettings>();
             foreach (MemberFault kind in parseResult.GetValue(faults)!)
             {
                 foreach (FaultTarget target in parseResult.GetValue(members)!)
                 {
-                    var settings = defaults with
+                    runs.Add(defaults with
                     {
                         Fault = kind,
                         Target = target,
@@ -72,16 +72,14 @@ internal static class ClusterCommand
                         Before = TimeSpan.FromSeconds(parseResult.GetValue(before)),
                         During = TimeSpan.FromSeconds(parseResult.GetValue(during)),
                         After = TimeSpan.FromSeconds(parseResult.GetValue(after)),
-                    };
-                    results.Add(ClusterFault.RunAsync(row, settings).GetAwaiter().GetResult());
+                    });
                 }
             }
 
-            parseResult.InvocationConfiguration.Output.Write(ClusterFaultTable.ToMarkdown(results));
+            ClusterFaultsAlone found = ClusterFaultSection.RunAloneAsync(row, runs).GetAwaiter().GetResult();
+            parseResult.InvocationConfiguration.Output.Write(found.Markdown);
             // A lost acknowledged update fails the command, and so does a stale read from the row's own (linearizable) reads.
-            return results.Any(result => result.LostAfterRun > 0) ? ExitCodes.WritesLost
-                : results.Any(result => result.StaleReads > 0 && !result.Settings.RelaxedReads) ? ExitCodes.CheckFailed
-                : ExitCodes.Ok;
+            return found.LostWrites ? ExitCodes.WritesLost : found.StaleOwnReads ? ExitCodes.CheckFailed : ExitCodes.Ok;
         });
         return command;
     }

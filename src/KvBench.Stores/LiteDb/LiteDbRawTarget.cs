@@ -1,9 +1,8 @@
 using System.Buffers;
 
+using KvBench.Stores.Baselines;
 
 using LiteDB;
-
-using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores.LiteDb;
 

@@ -1,6 +1,6 @@
-using MySqlConnector;
-
 using KvBench.Stores.Servers;
+
+using MySqlConnector;
 
 namespace KvBench.Stores.MariaDb;
 

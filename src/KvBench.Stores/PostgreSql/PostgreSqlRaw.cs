@@ -1,8 +1,8 @@
+using KvBench.Stores.Servers;
+
 using Npgsql;
 
 using NpgsqlTypes;
-
-using KvBench.Stores.Servers;
 
 namespace KvBench.Stores.PostgreSql;
 

@@ -1,11 +1,9 @@
 using System.Buffers;
 
+using KvBench.Stores.Baselines;
+using KvBench.Stores.Servers;
 
 using StackExchange.Redis;
-
-using KvBench.Stores.Baselines;
-
-using KvBench.Stores.Servers;
 
 namespace KvBench.Stores.Redis;
 

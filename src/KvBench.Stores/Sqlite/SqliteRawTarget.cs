@@ -1,12 +1,10 @@
 using System.Buffers;
 
-
+using KvBench.Stores.Baselines;
 
 using Microsoft.Data.Sqlite;
 
 using SQLitePCL;
-
-using KvBench.Stores.Baselines;
 
 namespace KvBench.Stores.Sqlite;
 

@@ -8,9 +8,9 @@ using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Baselines;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
-using KvBench.Stores.Baselines;
 
 namespace KvBench.Tests.Benchmarks;
 

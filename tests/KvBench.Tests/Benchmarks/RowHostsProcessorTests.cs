@@ -12,9 +12,9 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 
 using KvBench.Benchmarks;
 using KvBench.Stores;
-using KvBench.Tests.Stores;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.Memory;
+using KvBench.Tests.Stores;
 
 namespace KvBench.Tests.Benchmarks;
 

@@ -2,8 +2,8 @@ using KvBench.Benchmarks;
 using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
-using KvBench.Tests.Servers;
 using KvBench.Stores.Baselines;
+using KvBench.Tests.Servers;
 
 namespace KvBench.Tests.Benchmarks;
 

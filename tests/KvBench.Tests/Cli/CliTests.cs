@@ -4,9 +4,9 @@ using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
+using KvBench.Tests.Conformance;
 
 namespace KvBench.Tests.Cli;
 

@@ -1,9 +1,9 @@
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
+using KvBench.Stores.Dqlite;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Servers;
-using KvBench.Stores.Dqlite;
 
 namespace KvBench.Tests.Dqlite;
 

@@ -1,8 +1,8 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
 using KvBench.Stores.Faster;
+using KvBench.Tests.Conformance;
 
 using Xunit.Abstractions;
 

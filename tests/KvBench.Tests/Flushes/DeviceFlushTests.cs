@@ -5,9 +5,9 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.Sqlite;
+using KvBench.Tests.Conformance;
 
 using Xunit.Abstractions;
 

@@ -3,11 +3,11 @@ using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
-using KvBench.Tests.MultiProcess;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
+using KvBench.Tests.Conformance;
+using KvBench.Tests.MultiProcess;
 
 namespace KvBench.Tests.Probes;
 

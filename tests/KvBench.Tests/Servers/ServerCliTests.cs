@@ -3,8 +3,8 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
-using KvBench.Tests.Conformance;
 using KvBench.Stores.Sqlite;
+using KvBench.Tests.Conformance;
 
 namespace KvBench.Tests.Servers;
 

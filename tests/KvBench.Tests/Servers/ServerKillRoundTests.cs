@@ -2,8 +2,8 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.PostgreSql;
+using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;

@@ -1,8 +1,8 @@
 using KvBench.Core;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.Etcd;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Tests.Servers;
 

@@ -4,9 +4,9 @@ using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.Faster;
 using KvBench.Stores.Redis;
+using KvBench.Stores.Servers;
 
 namespace KvBench.Tests.Servers;
 

@@ -1,10 +1,10 @@
 using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
+using KvBench.Tests.Conformance;
 
 using Xunit.Abstractions;
 

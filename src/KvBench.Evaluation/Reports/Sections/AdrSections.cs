@@ -1,3 +1,5 @@
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
+
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>Every section of the ADR file, in the order the file prints them and the run measures them: the one list a new section joins.</summary>

@@ -4,8 +4,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.MariaDb;
+using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.Reports.Sections;

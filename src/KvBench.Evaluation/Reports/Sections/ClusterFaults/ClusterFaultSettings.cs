@@ -1,6 +1,7 @@
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>Which member a cluster fault hits.</summary>
 public enum FaultTarget

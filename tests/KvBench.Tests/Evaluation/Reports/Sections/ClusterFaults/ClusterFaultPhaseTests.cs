@@ -1,13 +1,13 @@
 using System.Diagnostics;
 
 using KvBench.Core;
-using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Redis;
+using KvBench.Stores.Servers;
 
-namespace KvBench.Tests.Evaluation;
+namespace KvBench.Tests.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>How the fault run's load is timed against the fault, with a member whose return takes longer than the load after it.</summary>
 public sealed class ClusterFaultPhaseTests

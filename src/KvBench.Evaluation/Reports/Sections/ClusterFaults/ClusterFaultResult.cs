@@ -1,4 +1,5 @@
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>The latency of the operations due in one phase of a cluster fault: from when each was due until it returned or failed.</summary>
 /// <param name="Operations">Operations due in the phase.</param>

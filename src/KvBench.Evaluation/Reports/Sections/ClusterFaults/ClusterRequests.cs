@@ -5,7 +5,8 @@ using KvBench.Core;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>What a cluster row's requests cost, one client, one request after another, all in one run.</summary>
 /// <param name="Row">The cluster row.</param>

@@ -1,14 +1,14 @@
 using KvBench.Cli;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Servers;
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Stores;
-using KvBench.Stores.Servers;
 using KvBench.Stores.Redis;
+using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
 using Xunit.Abstractions;
 
-namespace KvBench.Tests.Servers;
+namespace KvBench.Tests.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>
 /// The short form of <c>kvbench cluster fault</c> on every cluster row: a few seconds of YCSB-A at a fixed rate with one

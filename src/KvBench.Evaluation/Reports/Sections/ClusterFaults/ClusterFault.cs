@@ -7,7 +7,8 @@ using KvBench.Core;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>
 /// A member of a cluster row faulted under load, as etcd's own robustness tests fault one, or a row's one server faulted

@@ -1,9 +1,8 @@
 using KvBench.Core;
-using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Reports.Sections;
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>
 /// A member of every cluster row killed and paused under load (<see cref="ClusterFault"/>): the leader, then a follower,
@@ -40,6 +39,26 @@ public sealed class ClusterFaultSection : AdrSection
 
     /// <summary>The server rows left out, each with why.</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
+
+    /// <summary>
+    /// Runs <paramref name="runs"/> on <paramref name="row"/> alone, a new cluster each, as <c>kvbench cluster fault</c>
+    /// does: the table of what the client saw, and whether a run lost an acknowledged update or served a stale read
+    /// through the row's own reads.
+    /// </summary>
+    public static async Task<ClusterFaultsAlone> RunAloneAsync(string row, IEnumerable<ClusterFaultSettings> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        var results = new List<ClusterFaultResult>();
+        foreach (ClusterFaultSettings settings in runs)
+        {
+            results.Add(await ClusterFault.RunAsync(row, settings).ConfigureAwait(false));
+        }
+
+        return new ClusterFaultsAlone(
+            ClusterFaultTable.ToMarkdown(results),
+            LostWrites: results.Any(result => result.LostAfterRun > 0),
+            StaleOwnReads: results.Any(result => result.StaleReads > 0 && !result.Settings.RelaxedReads));
+    }
 
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
@@ -134,3 +153,9 @@ public sealed class ClusterFaultSection : AdrSection
         }
     }
 }
+
+/// <summary>What <see cref="ClusterFaultSection.RunAloneAsync"/> found.</summary>
+/// <param name="Markdown">The table of every run, with its explanation.</param>
+/// <param name="LostWrites">Whether a run lost an acknowledged update.</param>
+/// <param name="StaleOwnReads">Whether a run served a stale read through the row's own reads.</param>
+public sealed record ClusterFaultsAlone(string Markdown, bool LostWrites, bool StaleOwnReads);

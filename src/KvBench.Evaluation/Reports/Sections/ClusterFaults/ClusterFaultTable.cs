@@ -1,11 +1,11 @@
 using System.Globalization;
 using System.Text;
 
-using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>Cluster faults as the ADR shows them: one line per fault, what the client saw before, during and after it.</summary>
 public static class ClusterFaultTable

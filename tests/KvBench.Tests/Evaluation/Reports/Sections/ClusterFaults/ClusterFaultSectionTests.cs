@@ -1,10 +1,10 @@
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Evaluation.Servers;
-using KvBench.Stores.Servers;
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Stores.Etcd;
+using KvBench.Stores.Servers;
 
-namespace KvBench.Tests.Evaluation;
+namespace KvBench.Tests.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>What the cluster fault section makes of its results: a lost update or a stale read fails the run, and the table says what the client saw.</summary>
 public sealed class ClusterFaultSectionTests
