@@ -12,7 +12,7 @@ internal static class WorkerCommand
 {
     public static Command Create()
     {
-        var name = new Option<string>("--name") { Description = "This worker's name; it writes that name's fixed-seed records.", Required = true };
+        var name = new Option<string>("--name") { Description = "This worker's name; it writes that name's numbered records.", Required = true };
         var peer = new Option<string>("--peer") { Description = "The other worker's name, whose records this one reads.", Required = true };
         Option<int> pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 }.AtLeast(0);
         Option<int> minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." }.AtLeast(0);

@@ -179,7 +179,7 @@ internal static class DecisionEvidenceTables
     private static void WriteCrash(StringBuilder output, DecisionEvidence evidence)
     {
         output.AppendLine("### Crash rounds").AppendLine();
-        output.AppendLine(s_numbers, $"Each round starts a writer process that puts records one at a time and acknowledges each after `Put` returned, kills it with SIGKILL at a random moment (seeded), reopens the store and reads every acknowledged record back, at {evidence.Profile.Workload.Durability}. Kept is the share of acknowledged records found whole. `kvbench crash` runs more rounds.").AppendLine();
+        output.AppendLine(s_numbers, $"Each round starts a writer process that puts records one at a time and acknowledges each after `Put` returned, kills it with SIGKILL at a random moment (reproducible), reopens the store and reads every acknowledged record back, at {evidence.Profile.Workload.Durability}. Kept is the share of acknowledged records found whole. `kvbench crash` runs more rounds.").AppendLine();
         var table = new MarkdownTable("Option", "Rounds", "Acknowledged", "Lost", "Torn", "Reopen failures");
         foreach (OptionEvidence option in evidence.Options)
         {

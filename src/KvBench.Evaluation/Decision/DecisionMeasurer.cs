@@ -374,7 +374,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         {
             // Acknowledged when Put returns, as the workload's writes are: a row that keeps writes in memory until a
             // Flush loses them here, as it would under the profile's writes.
-            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
+            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, killMoments: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {

@@ -82,9 +82,9 @@ public static class CrashRounds
     /// <param name="durability">The tier the writers and the reopens use.</param>
     /// <param name="directory">The store's directory; rounds accumulate in it.</param>
     /// <param name="rounds">Writers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
     /// <param name="acknowledgeBeforeFlush">Acknowledge when Put returns even where the row needs a Flush: a control that must lose records.</param>
-    public static Task<CrashRoundsResult> RunAsync(KvBenchCli cli, string store, Durability durability, string directory, int rounds, int seed, bool acknowledgeBeforeFlush = false)
+    public static Task<CrashRoundsResult> RunAsync(KvBenchCli cli, string store, Durability durability, string directory, int rounds, int killMoments, bool acknowledgeBeforeFlush = false)
     {
         ArgumentNullException.ThrowIfNull(cli);
         var victim = new CrashVictim(
@@ -95,7 +95,7 @@ public static class CrashRounds
             workerName => CrashWriter.Arguments(store, directory, durability, workerName, acknowledgeBeforeFlush),
             KillWriterAsync,
             CrashWriter.Options(directory, durability));
-        return RunAsync(victim, rounds, seed);
+        return RunAsync(victim, rounds, killMoments);
     }
 
     /// <summary>
@@ -106,11 +106,11 @@ public static class CrashRounds
     /// <param name="server">KvBench's own server for the row and tier.</param>
     /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
     /// <param name="rounds">Writers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
-    public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int killMoments)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return RunAsync(OnServer(cli, server, directory, CrashKill.Writer, KillWriterAsync), rounds, seed);
+        return RunAsync(OnServer(cli, server, directory, CrashKill.Writer, KillWriterAsync), rounds, killMoments);
     }
 
     /// <summary>
@@ -122,8 +122,8 @@ public static class CrashRounds
     /// <param name="server">KvBench's own server for the row and tier, which the rounds kill and restart.</param>
     /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
     /// <param name="rounds">Servers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
-    public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int killMoments)
     {
         ArgumentNullException.ThrowIfNull(server);
         return RunAsync(
@@ -137,7 +137,7 @@ public static class CrashRounds
                 return killedAt;
             }),
             rounds,
-            seed);
+            killMoments);
     }
 
     /// <summary>Writers of the store <paramref name="directory"/> names on <paramref name="server"/>, at its tier, and the reopen that reads them back through it.</summary>
@@ -156,10 +156,10 @@ public static class CrashRounds
             CrashWriter.Options(directory, durability, server.Endpoint));
     }
 
-    private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int seed)
+    private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int killMoments)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
-        var random = new Random(seed);
+        var random = new Random(killMoments);
         long acknowledged = 0;
         long lost = 0;
         long torn = 0;

@@ -30,7 +30,7 @@ public static class CrashWriter
     /// <param name="store">The row.</param>
     /// <param name="directory">The store's directory (for a server row, what names its store on the server).</param>
     /// <param name="durability">The tier the writer opens the store at.</param>
-    /// <param name="workerName">Whose fixed-seed records to write.</param>
+    /// <param name="workerName">Whose numbered records to write.</param>
     /// <param name="acknowledgeBeforeFlush">See <see cref="AckBeforeFlushOption"/>.</param>
     /// <param name="endpoint">A server row's server, or <see langword="null"/> for the row's default.</param>
     public static IReadOnlyList<string> Arguments(string store, string directory, Durability durability, string workerName, bool acknowledgeBeforeFlush = false, string? endpoint = null) =>

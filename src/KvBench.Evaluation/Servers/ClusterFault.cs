@@ -107,7 +107,7 @@ public static partial class ClusterFault
                 // (key % Clients), so a key's versions are written one after another and a newer version is never
                 // overwritten by an older one that happened to arrive later; it reads any key.
                 var run = new ClientRun();
-                var random = new Random(settings.Seed + client);
+                var random = new Random(settings.RandomStream + client);
                 int owned = (keys.Length - client + settings.Clients - 1) / settings.Clients;
                 for (long due = start + (client * interval); due < Volatile.Read(ref end) && !cancellationToken.IsCancellationRequested; due += settings.Clients * interval)
                 {

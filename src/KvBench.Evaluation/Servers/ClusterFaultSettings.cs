@@ -60,8 +60,8 @@ public sealed record ClusterFaultSettings
     /// <summary>Load after the member is back. Default: 4 s.</summary>
     public TimeSpan After { get; init; } = TimeSpan.FromSeconds(4);
 
-    /// <summary>The seed of the keys and the mix: two runs send the same operations.</summary>
-    public int Seed { get; init; } = 20261126;
+    /// <summary>The first of the clients' random streams (client c draws from stream + c), for the keys and the mix: two runs send the same operations.</summary>
+    public int RandomStream { get; init; } = 20261126;
 
     /// <summary>A few seconds in all, for the tests' short form.</summary>
     public static ClusterFaultSettings Short { get; } = new()

@@ -316,7 +316,7 @@ public static class WorkloadRunner
             _store = store;
             _shared = shared;
             Thread = thread;
-            _random = new Random(shared.Settings.Seed + thread);
+            _random = new Random(shared.Settings.RandomStream + thread);
             _chooser = KeyChooser.Create(shared.Workload.Distribution, shared.Workload.RecordCount, shared.Readable, shared.Workload.ZipfianConstant);
             _key = new byte[shared.Records.MaxKeyBytes];
             _value = new byte[shared.Records.MaxValueBytes];

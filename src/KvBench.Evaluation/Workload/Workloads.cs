@@ -116,7 +116,7 @@ public sealed record WorkloadSpec
     /// <summary>The same workload at another record count.</summary>
     public WorkloadSpec WithRecords(long records) => this with { RecordCount = records };
 
-    /// <summary>The records this workload loads and touches: its key lengths and shape and its value lengths, at the default seed.</summary>
+    /// <summary>The records this workload loads and touches: its key lengths and shape and its value lengths, of the default record set.</summary>
     /// <exception cref="ArgumentException">A key or value length is below what the record set needs; the message names the minimum.</exception>
     public RecordSet Records() => new(KeyBytes, KeyShape, ValueLength);
 }

@@ -86,9 +86,9 @@ internal sealed class PgBench : ServerBenchmark
     private static string RandomKey(ServerBenchmarkRun run) =>
         string.Create(CultureInfo.InvariantCulture, $"\\set k random(0, {run.Records - 1})\n");
 
-    /// <summary>A value of the run's size, made on the server from <paramref name="seed"/>'s md5 (16 bytes) repeated.</summary>
-    private static string Value(ServerBenchmarkRun run, string seed) =>
-        string.Create(CultureInfo.InvariantCulture, $"substring(decode(repeat(md5({seed}), {(run.ValueBytes + 15) / 16}), 'hex') from 1 for {run.ValueBytes})");
+    /// <summary>A value of the run's size, made on the server from <paramref name="valueSource"/>'s md5 (16 bytes) repeated.</summary>
+    private static string Value(ServerBenchmarkRun run, string valueSource) =>
+        string.Create(CultureInfo.InvariantCulture, $"substring(decode(repeat(md5({valueSource}), {(run.ValueBytes + 15) / 16}), 'hex') from 1 for {run.ValueBytes})");
 
     /// <summary>One script with the run's clients for its seconds, at the run's tier (synchronous_commit is the session's).</summary>
     private (string Command, double Rate) Run(HostPort server, ServerBenchmarkRun run, string script)

@@ -43,8 +43,8 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
-        byte[] key = TestData.Bytes(9, seed: 1);
-        byte[] value = TestData.Bytes(128, seed: 2);
+        byte[] key = TestData.Bytes(9, stream: 1);
+        byte[] value = TestData.Bytes(128, stream: 2);
 
         store.Put(key, value);
 
@@ -64,11 +64,11 @@ public abstract class ConformanceSuite
         using IKeyValueStore store = Open(name, directory);
         byte[] key = TestData.Key(7);
 
-        store.Put(key, TestData.Bytes(1028, seed: 3));
-        store.Put(key, TestData.Bytes(128, seed: 4));
-        store.Put(key, TestData.Bytes(128, seed: 5));
+        store.Put(key, TestData.Bytes(1028, stream: 3));
+        store.Put(key, TestData.Bytes(128, stream: 4));
+        store.Put(key, TestData.Bytes(128, stream: 5));
 
-        Assert.Equal(TestData.Bytes(128, seed: 5), store.Get(key));
+        Assert.Equal(TestData.Bytes(128, stream: 5), store.Get(key));
         Assert.Single(store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
     }
 
@@ -284,7 +284,7 @@ public abstract class ConformanceSuite
         for (int i = 0; i < 400; i++)
         {
             byte[] key = RandomKey(minLength: 1);
-            byte[] value = TestData.Bytes(random.Next(0, 40), seed: i);
+            byte[] value = TestData.Bytes(random.Next(0, 40), stream: i);
             store.Put(key, value);
             written[Convert.ToHexString(key)] = value;
         }
@@ -315,7 +315,7 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 100).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(64, seed: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 100).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(64, stream: i)))];
 
         store.PutMany(items);
         store.PutMany([]);
@@ -346,7 +346,7 @@ public abstract class ConformanceSuite
         using IKeyValueStore store = Open(name, directory);
         int length = Math.Min(LargestWrittenBytes, store.Capabilities.MaxValueBytes);
         Assert.True(length >= 1024 * 1024, $"{name} declares values of at most {length} bytes; the contract asks for 1 MiB.");
-        byte[] value = TestData.Bytes(length, seed: 6);
+        byte[] value = TestData.Bytes(length, stream: 6);
 
         store.Put(TestData.Key(1), value);
 
@@ -364,7 +364,7 @@ public abstract class ConformanceSuite
         store.Put(kept, [1]);
 
         // A limit too large to write in a unit test is still written up to LargestWrittenBytes, and refused past it.
-        byte[] longest = TestData.Bytes(Math.Min(limit, LargestWrittenBytes), seed: 7);
+        byte[] longest = TestData.Bytes(Math.Min(limit, LargestWrittenBytes), stream: 7);
         store.Put(longest, [2]);
         Assert.Equal([2], store.Get(longest));
 
@@ -436,7 +436,7 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path, Durability = durability };
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 50).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(100, seed: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 50).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(100, stream: i)))];
         using (IKeyValueStore store = StoreCatalog.Open(name, options))
         {
             store.PutMany(items[..25]);
@@ -503,7 +503,7 @@ public abstract class ConformanceSuite
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
         static byte[] KeyOf(int thread, int i) => [(byte)thread, .. BitConverter.GetBytes(i)];
-        static byte[] ValueOf(int thread, int i) => TestData.Bytes(64 + (i % 64), seed: (thread * 100_000) + i);
+        static byte[] ValueOf(int thread, int i) => TestData.Bytes(64 + (i % 64), stream: (thread * 100_000) + i);
 
         await Task.WhenAll(Enumerable.Range(0, Threads).Select(thread => Task.Run(() =>
         {

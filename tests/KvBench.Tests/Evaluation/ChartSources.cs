@@ -10,14 +10,14 @@ using KvBench.Stores;
 
 namespace KvBench.Tests.Evaluation;
 
-/// <summary>An ADR report built from fixed-seed results of every kind the ADR file charts, spanning orders of magnitude as real ones do.</summary>
+/// <summary>An ADR report built from results drawn from a fixed random stream of every kind the ADR file charts, spanning orders of magnitude as real ones do.</summary>
 internal static class ChartReports
 {
     private static readonly string[] s_rows = [StoreNames.SqliteWal, StoreNames.Lmdb, StoreNames.Faster, StoreNames.Memory];
 
-    public static AdrReport Create(int seed)
+    public static AdrReport Create(int stream)
     {
-        var random = new Random(seed);
+        var random = new Random(stream);
         double Nanoseconds() => 30 * Math.Pow(10, random.NextDouble() * 4);
         LatencySummary Latency()
         {

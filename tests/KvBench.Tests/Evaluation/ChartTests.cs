@@ -8,7 +8,7 @@ using KvBench.Evaluation.Reports.Charts;
 namespace KvBench.Tests.Evaluation;
 
 /// <summary>
-/// The ADR file's charts against its tables: an ADR written from fixed-seed results, its PNGs drawn by the real gnuplot,
+/// The ADR file's charts against its tables: an ADR written from results drawn from a fixed random stream, its PNGs drawn by the real gnuplot,
 /// then every data file and every Mermaid block read back and each figure found in the table it is drawn from.
 /// </summary>
 [Trait("Category", "Charts")]
@@ -18,7 +18,7 @@ public sealed partial class ChartTests
     public async Task Every_chart_data_file_matches_its_table_and_every_png_has_the_drawn_size()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 14);
+        AdrReport report = ChartReports.Create(stream: 14);
         string markdownFile = directory.Combine("adr.md");
 
         ChartImages images = await report.WriteAsync(markdownFile);
@@ -57,7 +57,7 @@ public sealed partial class ChartTests
     public async Task Every_mermaid_block_matches_its_table()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 15);
+        AdrReport report = ChartReports.Create(stream: 15);
         string markdownFile = directory.Combine("adr.md");
         await report.WriteAsync(markdownFile);
         string markdown = await File.ReadAllTextAsync(markdownFile);
@@ -92,7 +92,7 @@ public sealed partial class ChartTests
     public async Task Without_gnuplot_the_markdown_and_data_files_are_written_and_one_line_says_why()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 16);
+        AdrReport report = ChartReports.Create(stream: 16);
         string markdownFile = directory.Combine("adr.md");
 
         ChartImages images = await report.WriteAsync(markdownFile, gnuplot: directory.Combine("no-such-gnuplot"));
@@ -116,7 +116,7 @@ public sealed partial class ChartTests
     {
         using var directory = new TempDirectory();
         string hanging = await FakeGnuplotAsync(directory, "sleep 60");
-        Chart[] charts = [.. ChartReports.Create(seed: 17).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(3)];
+        Chart[] charts = [.. ChartReports.Create(stream: 17).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(3)];
 
         ChartImages images = await ChartFiles.WriteAsync(charts, directory.Combine("charts"), "test machine", hanging, TimeSpan.FromMilliseconds(500));
 
@@ -132,7 +132,7 @@ public sealed partial class ChartTests
     {
         using var directory = new TempDirectory();
         string failing = await FakeGnuplotAsync(directory, "echo 'line 7: unknown terminal' >&2\necho 'second line' >&2\nexit 1");
-        Chart[] charts = [.. ChartReports.Create(seed: 18).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(2)];
+        Chart[] charts = [.. ChartReports.Create(stream: 18).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(2)];
 
         ChartImages images = await ChartFiles.WriteAsync(charts, directory.Combine("charts"), "test machine", failing);
 

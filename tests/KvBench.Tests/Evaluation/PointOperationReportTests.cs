@@ -99,7 +99,7 @@ public sealed class PointOperationReportTests
         Assert.Equal(GoalVerdict.Inconclusive, verdicts["LMDB"]);
         RowRatio lmdb = PointRatios.Compute(results).Single(ratio => ratio.Row == "LMDB");
         Assert.True(lmdb.Interval is { } interval && interval.Low < 1.05 && interval.High > 1.10, lmdb.Formatted);
-        Assert.Equal(PointRatios.Compute(results), PointRatios.Compute(results)); // a fixed seed: the same iterations, the same interval
+        Assert.Equal(PointRatios.Compute(results), PointRatios.Compute(results)); // a fixed random stream: the same iterations, the same interval
 
         static PointResult Result(string row, double[] iterations)
         {

@@ -7,11 +7,11 @@ namespace KvBench.Tests.Evaluation;
 public sealed class RecordSetTests
 {
     [Fact]
-    public void The_same_seed_gives_the_same_bytes_and_keys_never_collide()
+    public void The_same_number_gives_the_same_bytes_and_keys_never_collide()
     {
-        var first = new RecordSet(valueBytes: 128, seed: 7);
-        var second = new RecordSet(valueBytes: 128, seed: 7);
-        var other = new RecordSet(valueBytes: 128, seed: 8);
+        var first = new RecordSet(valueBytes: 128, number: 7);
+        var second = new RecordSet(valueBytes: 128, number: 7);
+        var other = new RecordSet(valueBytes: 128, number: 8);
 
         Assert.Equal(first.Key(42), second.Key(42));
         Assert.Equal(first.Value(42), second.Value(42));

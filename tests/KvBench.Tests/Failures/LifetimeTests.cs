@@ -93,7 +93,7 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
     }
 
     /// <summary>Record <paramref name="index"/>: every write of a key writes the same bytes, so any interleaving leaves them.</summary>
-    private static KeyValuePair<byte[], byte[]> Record(int index) => new(TestData.Key(index), TestData.Bytes(64, seed: index));
+    private static KeyValuePair<byte[], byte[]> Record(int index) => new(TestData.Key(index), TestData.Bytes(64, stream: index));
 }
 
 /// <summary><see cref="LifetimeTests"/> over the server rows, their servers started once for the class.</summary>

@@ -28,7 +28,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
         await using PrivateServer server = await PrivateServer.StartAsync(name, Durability.Synced);
         int firstProcess = Assert.NotNull(server.ProcessId);
 
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, directory.Path, rounds, seed: rounds);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, directory.Path, rounds, killMoments: rounds);
 
         output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
         Assert.NotEqual(firstProcess, server.ProcessId);

@@ -46,7 +46,7 @@ public sealed class LiteDbDirectThreadsTests(ITestOutputHelper output)
             using (IKeyValueStore store = StoreCatalog.Open(StoreNames.LiteDbDirect, options))
             {
                 records.Load(store, Records);
-                result = WorkloadRunner.Run(store, workload, settings with { Seed = settings.Seed + run }, acknowledged);
+                result = WorkloadRunner.Run(store, workload, settings with { RandomStream = settings.RandomStream + run }, acknowledged);
             }
 
             VerificationResult reread;

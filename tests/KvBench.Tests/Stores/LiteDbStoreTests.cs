@@ -28,16 +28,16 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         string[] store = ["--store", StoreNames.LiteDb, "--dir", directory.Path, "--records", $"{Records}"];
 
-        // A Put each, so the two loads interleave for their whole length; different seeds, so different keys.
-        Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "1"], s_timeout);
-        Task<CliRunResult> second = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "2"], s_timeout);
+        // A Put each, so the two loads interleave for their whole length; different record sets, so different keys.
+        Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--record-set", "1"], s_timeout);
+        Task<CliRunResult> second = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--record-set", "2"], s_timeout);
         CliRunResult[] loads = await Task.WhenAll(first, second);
 
         Assert.All(loads, load => Assert.True(load.ExitCode == ExitCodes.Ok, load.Error));
         using IKeyValueStore opened = StoreCatalog.Open(StoreNames.LiteDb, new StoreOptions { Directory = directory.Path });
-        foreach (ulong seed in (ulong[])[1, 2])
+        foreach (ulong number in (ulong[])[1, 2])
         {
-            var records = new RecordSet(valueBytes: 128, seed);
+            var records = new RecordSet(valueBytes: 128, number);
             for (int i = 0; i < Records; i++)
             {
                 Assert.Equal(records.Value(i), opened.Get(records.Key(i)));

@@ -22,7 +22,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         var records = new RecordSet(valueBytes: 1028);
         const long Count = 65_536;
         byte[] bigKey = [0xB1, 0x6];
-        byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, seed: 11);
+        byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, stream: 11);
 
         // What the growth probe asks of the row: options with a start size, which LMDB takes as its map's size.
         StoreRow row = StoreCatalog.Row(StoreNames.Lmdb);
@@ -49,7 +49,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte });
         static byte[] KeyOf(int writer, int i) => [(byte)writer, .. BitConverter.GetBytes(i)];
-        static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, seed: (writer * 100_000) + i);
+        static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, stream: (writer * 100_000) + i);
 
         Task[] writers = [.. Enumerable.Range(0, Writers).Select(writer => Task.Run(() =>
         {
@@ -93,13 +93,13 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
-        store.Put(TestData.Bytes(511, seed: 1), [1]);
+        store.Put(TestData.Bytes(511, stream: 1), [1]);
 
-        KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, seed: 2), [2]));
+        KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, stream: 2), [2]));
 
         Assert.Equal(511, error.LimitBytes);
         Assert.Contains("511", error.Message, StringComparison.Ordinal);
-        Assert.Equal([1], store.Get(TestData.Bytes(511, seed: 1)));
+        Assert.Equal([1], store.Get(TestData.Bytes(511, stream: 1)));
         Assert.Single(store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
     }
 
@@ -108,9 +108,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         var options = new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte };
-        // A record set's key i depends on i ^ seed, so seeds far apart keep the two sets' keys apart.
-        var first = new RecordSet(valueBytes: 4000, seed: 1);
-        var second = new RecordSet(valueBytes: 100, seed: 1UL << 40);
+        // A record set's key i depends on i ^ number, so numbers far apart keep the two sets' keys apart.
+        var first = new RecordSet(valueBytes: 4000, number: 1);
+        var second = new RecordSet(valueBytes: 100, number: 1UL << 40);
         long grownMap;
         using (var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, options))
         {
@@ -179,7 +179,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         using IKeyValueStore store = StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path });
         byte[] key = TestData.Key(1);
         byte[] missing = TestData.Key(2);
-        byte[] value = TestData.Bytes(1028, seed: 3);
+        byte[] value = TestData.Bytes(1028, stream: 3);
         var buffer = new ArrayBufferWriter<byte>(value.Length);
         void Put() => store.Put(key, value);
         void Read()

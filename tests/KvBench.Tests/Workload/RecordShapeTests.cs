@@ -9,15 +9,15 @@ public sealed class RecordShapeTests
 {
     private const int Indexes = 100_000;
 
-    private static readonly RecordSet s_variable = new(LengthDistribution.Range(9, 40), KeyShape.Random, LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"), seed: 5);
+    private static readonly RecordSet s_variable = new(LengthDistribution.Range(9, 40), KeyShape.Random, LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"), number: 5);
 
-    private static readonly RecordSet s_prefixed = new(LengthDistribution.Range(12, 30), new KeyShape(64), LengthDistribution.Range(8, 100), seed: 6);
+    private static readonly RecordSet s_prefixed = new(LengthDistribution.Range(12, 30), new KeyShape(64), LengthDistribution.Range(8, 100), number: 6);
 
     [Fact]
     public void Fixed_lengths_give_the_same_bytes_as_the_one_length_constructor()
     {
-        var old = new RecordSet(valueBytes: 128, seed: 3);
-        var shaped = new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Fixed(128), seed: 3);
+        var old = new RecordSet(valueBytes: 128, number: 3);
+        var shaped = new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Fixed(128), number: 3);
 
         Assert.Equal(old.Key(77), shaped.Key(77));
         Assert.Equal(old.Value(77, 5), shaped.Value(77, 5));
@@ -34,7 +34,7 @@ public sealed class RecordShapeTests
         Assert.Contains(8, valueLengths);
         Assert.Contains(2048, valueLengths);
         Assert.All(Enumerable.Range(0, 1_000), i => Assert.Equal((s_variable.KeyLength(i), s_variable.ValueLength(i)), (s_variable.Key(i).Length, s_variable.Value(i).Length)));
-        Assert.Equal(s_variable.ValueLength(123), new RecordSet(s_variable.KeyLengths, KeyShape.Random, s_variable.ValueLengths, seed: 5).ValueLength(123));
+        Assert.Equal(s_variable.ValueLength(123), new RecordSet(s_variable.KeyLengths, KeyShape.Random, s_variable.ValueLengths, number: 5).ValueLength(123));
         Assert.Throws<InvalidOperationException>(() => s_variable.ValueBytes);
         Assert.Equal((40, 2048), (s_variable.MaxKeyBytes, s_variable.MaxValueBytes));
     }

@@ -153,14 +153,14 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     [Fact]
     public void Record_keys_lead_back_to_their_index()
     {
-        var records = new RecordSet(valueBytes: 64, seed: 99);
+        var records = new RecordSet(valueBytes: 64, number: 99);
         for (long index = 0; index < 10_000; index += 7)
         {
             Assert.True(records.TryIndexOf(records.Key(index), out long found));
             Assert.Equal(index, found);
         }
 
-        Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, seed: 100).Key(5), out _));
+        Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, number: 100).Key(5), out _));
         Assert.False(records.TryIndexOf([1, 2, 3], out _));
     }
 
