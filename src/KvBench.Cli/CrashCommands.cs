@@ -12,8 +12,18 @@ internal static class CrashCommands
 {
     public static Command Crash()
     {
-        Option<int> rounds = new Option<int>("--rounds") { Description = "Writers (or servers) killed, one per round.", DefaultValueFactory = static _ => 50, HelpName = "count" }.AtLeast(1);
-        var killMoments = new Option<int>("--kill-moments") { Description = "Which kill moments: the same number gives the same moments.", DefaultValueFactory = static _ => 20_241_122, HelpName = "number" };
+        Option<int> rounds = new Option<int>("--rounds")
+        {
+            Description = "Writers (or servers) killed, one per round.",
+            DefaultValueFactory = static _ => 50,
+            HelpName = "count",
+        }.AtLeast(1);
+        var killMoments = new Option<int>("--kill-moments")
+        {
+            Description = "Which kill moments: the same number gives the same moments.",
+            DefaultValueFactory = static _ => 20_241_122,
+            HelpName = "number",
+        };
         var kill = new Option<CrashKill>("--kill")
         {
             Description = "What a round kills: the Writer process, or a server row's Server.",
@@ -26,14 +36,18 @@ internal static class CrashCommands
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(kill) != CrashKill.Server || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
+            if (result.GetValue(kill) != CrashKill.Server
+                || result.GetValue(StoreArguments.Store) is not { } name
+                || StoreArguments.UnknownStore(name) is not null)
             {
                 return;
             }
 
             if (StoreCatalog.Row(name) is not ServerRow row)
             {
-                result.AddError($"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {StoreArguments.CanonicalName(name)} has none.");
+                result.AddError(
+                    $"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); " +
+                        $"{StoreArguments.CanonicalName(name)} has none.");
             }
             else if (!row.IsOneProcess)
             {
@@ -41,7 +55,10 @@ internal static class CrashCommands
             }
             else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
             {
-                result.AddError($"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's own.");
+                result.AddError(
+                    $"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points " +
+                        $"{row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's " +
+                        $"own.");
             }
         });
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -57,7 +74,10 @@ internal static class CrashCommands
     public static Command Writer()
     {
         var name = new Option<string>("--name") { Description = "Whose numbered records to write.", Required = true };
-        var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption) { Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records)." };
+        var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption)
+        {
+            Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records).",
+        };
         var command = new Command(CrashWriter.CommandName, "Internal: the writer crash rounds kill; prints `ack N T` once record N is acknowledged.")
         {
             name, ackBeforeFlush,
@@ -68,7 +88,10 @@ internal static class CrashCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             CrashWriter.Run(
-                CrashWriter.Options(parseResult.GetRequiredValue(StoreArguments.Directory), parseResult.GetValue(StoreArguments.Durability), parseResult.GetValue(StoreArguments.Endpoint)),
+                CrashWriter.Options(
+                    parseResult.GetRequiredValue(StoreArguments.Directory),
+                    parseResult.GetValue(StoreArguments.Durability),
+                    parseResult.GetValue(StoreArguments.Endpoint)),
                 parseResult.GetRequiredValue(StoreArguments.Store),
                 parseResult.GetRequiredValue(name),
                 parseResult.InvocationConfiguration.Output,
@@ -95,7 +118,12 @@ internal static class CrashCommands
     private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments)
     {
         await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, parseResult.GetRequiredValue(StoreArguments.Directory), rounds, killMoments).ConfigureAwait(false);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(
+            KvBenchCli.Locate(),
+            server,
+            parseResult.GetRequiredValue(StoreArguments.Directory),
+            rounds,
+            killMoments).ConfigureAwait(false);
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
         return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
     }

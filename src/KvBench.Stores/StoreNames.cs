@@ -6,7 +6,10 @@ public static class StoreNames
     /// <summary>SQLite, one WITHOUT ROWID blob table, WAL journal, one writer connection and a read connection per thread.</summary>
     public const string SqliteWal = "Sqlite_WAL";
 
-    /// <summary>SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock (what Sqlite_WAL was before it took a read connection per thread).</summary>
+    /// <summary>
+    /// SQLite as <see cref="SqliteWal"/>, every thread sharing one connection behind a lock (what Sqlite_WAL was before
+    /// it took a read connection per thread).
+    /// </summary>
     public const string SqliteOneConnection = "Sqlite_OneConnection";
 
     /// <summary>SQLite as <see cref="SqliteWal"/>, one connection per thread.</summary>

@@ -83,7 +83,8 @@ internal static class KvBenchConfig
 
     /// <summary>
     /// Whether <paramref name="benchmarkCase"/> runs: a variant or a method measured at one value size only
-    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperationCases.MeasuresAt"/>, <see cref="ServerPointOperations.Measures"/>) leaves out its
+    /// (<see cref="PointVariantAttribute.OnlyValueBytes"/>, <see cref="PointOperationCases.MeasuresAt"/>,
+    /// <see cref="ServerPointOperations.Measures"/>) leaves out its
     /// other cases, and with <paramref name="rows"/> only those rows and their variants run.
     /// </summary>
     private static bool IsSelected(BenchmarkCase benchmarkCase, IReadOnlyCollection<string>? rows)

@@ -17,7 +17,9 @@ internal static class PointTargets
 {
     private static readonly Dictionary<string, Type> s_variants = typeof(PointTargets).Assembly.GetTypes()
         .Select(type => (Type: type, Variant: type.GetCustomAttribute<PointVariantAttribute>()))
-        .Where(found => found.Variant is not null && (StoreCatalog.AvailableNames.Contains(found.Variant.Row) || StoreCatalog.AvailableServerNames.Contains(found.Variant.Row)))
+        .Where(found =>
+            found.Variant is not null
+                && (StoreCatalog.AvailableNames.Contains(found.Variant.Row) || StoreCatalog.AvailableServerNames.Contains(found.Variant.Row)))
         .ToDictionary(found => RowVariants.Name(found.Variant!.Row, found.Variant.Kind), found => found.Type, StringComparer.Ordinal);
 
     /// <summary>
@@ -35,7 +37,10 @@ internal static class PointTargets
         return true;
     }
 
-    /// <summary>Whether a run measures <paramref name="name"/> at <paramref name="valueBytes"/> (see <see cref="PointVariantAttribute.OnlyValueBytes"/>).</summary>
+    /// <summary>
+    /// Whether a run measures <paramref name="name"/> at <paramref name="valueBytes"/> (see
+    /// <see cref="PointVariantAttribute.OnlyValueBytes"/>).
+    /// </summary>
     public static bool Measures(string name, int valueBytes) =>
         !s_variants.TryGetValue(name, out Type? type)
         || type.GetCustomAttribute<PointVariantAttribute>()!.OnlyValueBytes is 0
@@ -56,14 +61,18 @@ internal static class PointTargets
     /// </summary>
     public static IReadOnlyList<string> Mismatches()
     {
-        HashSet<string> declared = [.. StoreCatalog.Rows.Concat(StoreCatalog.ServerRows).SelectMany(VariantsOf).Where(name => RowVariants.Parse(name).Kind != RowVariantKind.Adapter)];
+        HashSet<string> declared = [
+            .. StoreCatalog.Rows.Concat(StoreCatalog.ServerRows).SelectMany(VariantsOf).Where(name =>
+                RowVariants.Parse(name).Kind != RowVariantKind.Adapter)];
         HashSet<string> found = [.. typeof(PointTargets).Assembly.GetTypes()
             .Select(type => type.GetCustomAttribute<PointVariantAttribute>())
             .OfType<PointVariantAttribute>()
             .Select(variant => RowVariants.Name(variant.Row, variant.Kind))];
         return [
-            .. declared.Except(found).Order(StringComparer.Ordinal).Select(name => $"{name} is named by its row's definition, but no class is marked [PointVariant] for it."),
-            .. found.Except(declared).Order(StringComparer.Ordinal).Select(name => $"{name} has a class marked [PointVariant], but its row's definition does not name it."),
+            .. declared.Except(found).Order(StringComparer.Ordinal).Select(name =>
+                $"{name} is named by its row's definition, but no class is marked [PointVariant] for it."),
+            .. found.Except(declared).Order(StringComparer.Ordinal).Select(name =>
+                $"{name} has a class marked [PointVariant], but its row's definition does not name it."),
         ];
     }
 
@@ -89,7 +98,9 @@ internal static class PointTargets
         if (s_variants.TryGetValue(name, out Type? type))
         {
             return (IPointTarget)Activator.CreateInstance(
-                type, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DoNotWrapExceptions, binder: null, [directory], culture: null)!;
+                type,
+                BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DoNotWrapExceptions,
+                binder: null, [directory], culture: null)!;
         }
 
         return new StoreTarget(StoreCatalog.Open(name, new StoreOptions { Directory = directory, Durability = TierOf(name) }));

@@ -74,7 +74,9 @@ public static class ImportContentionWorker
         IKeyValueStore store;
         try
         {
-            store = StoreCatalog.Open(options.Store, new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access });
+            store = StoreCatalog.Open(
+                options.Store,
+                new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access });
         }
         catch (Exception e)
         {

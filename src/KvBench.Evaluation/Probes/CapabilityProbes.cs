@@ -217,7 +217,10 @@ public static class CapabilityProbes
         return LargestAccepted(limit, accepts);
     }
 
-    /// <summary>The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>, by doubling then bisection; 0 when even 1 fails. Any exception counts as "not accepted".</summary>
+    /// <summary>
+    /// The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>, by doubling then bisection;
+    /// 0 when even 1 fails. Any exception counts as "not accepted".
+    /// </summary>
     internal static int LargestAccepted(int limit, Func<int, bool> accepts)
     {
         bool Try(int length)
@@ -280,7 +283,10 @@ public static class CapabilityProbes
         return (done - warmedUp) / seconds;
     }
 
-    /// <summary>Calls <paramref name="operation"/> in batches until <paramref name="duration"/> has passed, counting in <paramref name="done"/>; the seconds taken.</summary>
+    /// <summary>
+    /// Calls <paramref name="operation"/> in batches until <paramref name="duration"/> has passed, counting in
+    /// <paramref name="done"/>; the seconds taken.
+    /// </summary>
     private static double RunFor(TimeSpan duration, Action<int> operation, ref int done)
     {
         const int Batch = 64;

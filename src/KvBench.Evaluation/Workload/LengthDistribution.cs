@@ -69,7 +69,9 @@ public sealed class LengthDistribution : IEquatable<LengthDistribution>
     {
         ArgumentNullException.ThrowIfNull(buckets);
         LengthBucket[] array = [.. buckets];
-        if (array.Length == 0 || array.Any(bucket => bucket.Share < 0 || bucket.Bytes < 0 || !double.IsFinite(bucket.Share)) || array.Sum(bucket => bucket.Share) <= 0)
+        if (array.Length == 0
+            || array.Any(bucket => bucket.Share < 0 || bucket.Bytes < 0 || !double.IsFinite(bucket.Share))
+            || array.Sum(bucket => bucket.Share) <= 0)
         {
             throw new ArgumentException("Buckets need at least one positive share and no negative share or length.", nameof(buckets));
         }

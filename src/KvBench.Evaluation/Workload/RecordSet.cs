@@ -42,7 +42,10 @@ public sealed class RecordSet
     private readonly int _prefixDigits;
 
     /// <summary>Creates a record set with one key and one value length.</summary>
-    /// <param name="valueBytes">The length of every value. Values shorter than <see cref="ValueVersion.MaxStampBytes"/> are allowed here (a probe may want them), but their versions repeat; the distribution constructor refuses them.</param>
+    /// <param name="valueBytes">
+    /// The length of every value. Values shorter than <see cref="ValueVersion.MaxStampBytes"/> are allowed here (a
+    /// probe may want them), but their versions repeat; the distribution constructor refuses them.
+    /// </param>
     /// <param name="number">Which records: the same number gives the same bytes on every machine.</param>
     /// <param name="keyBytes">The length of every key, at least 9: 8 bytes carry the index through a bijection, so keys never collide.</param>
     public RecordSet(int valueBytes, ulong number = DefaultNumber, int keyBytes = MinRandomKeyBytes)
@@ -79,14 +82,18 @@ public sealed class RecordSet
         {
             throw new ArgumentException(
                 keyShape.IsPrefixed
-                    ? $"Keys under {keyShape.Prefixes:N0} prefixes need at least {minKey} bytes (a {minKey - 8}-byte prefix and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}."
+                    ? $"Keys under {keyShape.Prefixes:N0} prefixes need at least {minKey} bytes (a {minKey - 8}-byte " +
+                        $"prefix and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}."
                     : $"Random keys need at least {minKey} bytes (a check byte and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}.",
                 nameof(keyBytes));
         }
 
         if (checkValueStamp && valueBytes.Min < ValueVersion.MaxStampBytes)
         {
-            throw new ArgumentException($"Values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that changes their bytes on every write and never repeats; {valueBytes} asks for {valueBytes.Min}.", nameof(valueBytes));
+            throw new ArgumentException(
+                $"Values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that changes their " +
+                    $"bytes on every write and never repeats; {valueBytes} asks for {valueBytes.Min}.",
+                nameof(valueBytes));
         }
 
         KeyLengths = keyBytes;
@@ -115,11 +122,17 @@ public sealed class RecordSet
 
     /// <summary>The length of every key.</summary>
     /// <exception cref="InvalidOperationException">Key lengths vary: use <see cref="KeyLength"/> and <see cref="MaxKeyBytes"/>.</exception>
-    public int KeyBytes => KeyLengths.IsFixed ? KeyLengths.Min : throw new InvalidOperationException($"Key lengths vary ({KeyLengths}): ask KeyLength(index) or MaxKeyBytes.");
+    public int KeyBytes =>
+        KeyLengths.IsFixed
+            ? KeyLengths.Min
+            : throw new InvalidOperationException($"Key lengths vary ({KeyLengths}): ask KeyLength(index) or MaxKeyBytes.");
 
     /// <summary>The length of every value.</summary>
     /// <exception cref="InvalidOperationException">Value lengths vary: use <see cref="ValueLength"/> and <see cref="MaxValueBytes"/>.</exception>
-    public int ValueBytes => ValueLengths.IsFixed ? ValueLengths.Min : throw new InvalidOperationException($"Value lengths vary ({ValueLengths}): ask ValueLength(index) or MaxValueBytes.");
+    public int ValueBytes =>
+        ValueLengths.IsFixed
+            ? ValueLengths.Min
+            : throw new InvalidOperationException($"Value lengths vary ({ValueLengths}): ask ValueLength(index) or MaxValueBytes.");
 
     /// <summary>The longest key: a buffer this long holds any record's key.</summary>
     public int MaxKeyBytes => KeyLengths.Max;
@@ -178,7 +191,10 @@ public sealed class RecordSet
         return length;
     }
 
-    /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> and returns its length (<see cref="ValueLength"/>).</summary>
+    /// <summary>
+    /// Writes record <paramref name="index"/>'s value into <paramref name="destination"/> and returns its length
+    /// (<see cref="ValueLength"/>).
+    /// </summary>
     public int WriteValue(long index, Span<byte> destination)
     {
         int length = ValueLength(index);
@@ -230,7 +246,10 @@ public sealed class RecordSet
         return value;
     }
 
-    /// <summary>Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, their values at <paramref name="version"/>.</summary>
+    /// <summary>
+    /// Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, their values at
+    /// <paramref name="version"/>.
+    /// </summary>
     public IEnumerable<KeyValuePair<byte[], byte[]>> Records(long start, long count, ulong version = 0)
     {
         for (long i = start; i < start + count; i++)
@@ -248,7 +267,10 @@ public sealed class RecordSet
     public void Load(IKeyValueStore store, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0) =>
         Load(store, 0, count, batchSize, progress, version);
 
-    /// <summary>Writes records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, as <see cref="Load(IKeyValueStore, long, int, IProgress{long}?, ulong)"/> does.</summary>
+    /// <summary>
+    /// Writes records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, as
+    /// <see cref="Load(IKeyValueStore, long, int, IProgress{long}?, ulong)"/> does.
+    /// </summary>
     public void Load(IKeyValueStore store, long start, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0)
     {
         ArgumentNullException.ThrowIfNull(store);

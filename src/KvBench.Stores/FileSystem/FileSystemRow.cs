@@ -28,7 +28,8 @@ internal sealed class FileSystemRow() : StoreRow(StoreNames.FileSystem, new Stor
     /// </summary>
     private protected override string? CheckAvailability() => OperatingSystem.IsLinux()
         ? null
-        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not ported to {RuntimeInformation.OSDescription}.";
+        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not " +
+            $"ported to {RuntimeInformation.OSDescription}.";
 
     internal override bool FilePerRecord => true;
 

@@ -44,7 +44,10 @@ internal sealed class LiteDbRow : StoreRow
     /// named mutex. Closing that engine checkpoints, which fsyncs the data file: every write is Synced before it is
     /// acknowledged, whichever tier was asked for (see <see cref="LiteDbStore"/>).
     /// </summary>
-    internal static LiteDbRow Shared { get; } = new(StoreNames.LiteDb, Capabilities(MultiProcessLevel.Shared) with { SyncsEveryWrite = true }, ConnectionType.Shared);
+    internal static LiteDbRow Shared { get; } = new(
+        StoreNames.LiteDb,
+        Capabilities(MultiProcessLevel.Shared) with { SyncsEveryWrite = true },
+        ConnectionType.Shared);
 
     /// <summary>
     /// The direct-connection row. LiteDB alone does not stop a second process on Linux (it opens the file and writes,
@@ -82,7 +85,11 @@ internal sealed class LiteDbRow : StoreRow
     /// </summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
     {
-        LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE or LiteException.INVALID_FORMAT } => StoreFailure.Damaged,
+        LiteException
+        {
+            ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE
+                or LiteException.INVALID_FREE_SPACE_PAGE or LiteException.INVALID_FORMAT,
+        } => StoreFailure.Damaged,
         LiteException or IOException or UnauthorizedAccessException => StoreFailure.Failed,
         _ => StoreFailure.NotEngine,
     };

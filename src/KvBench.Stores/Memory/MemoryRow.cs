@@ -22,5 +22,6 @@ internal sealed class MemoryRow() : StoreRow(StoreNames.Memory, new StoreCapabil
     /// <summary>The row keeps no files, so any directory holds its (empty) store: a read-only open always opens.</summary>
     private protected override bool HoldsStore(string directory) => true;
 
-    private protected override string DescribeEngine() => $"Dictionary<byte[], byte[]> and sorted blocks of its keys on {RuntimeInformation.FrameworkDescription}";
+    private protected override string DescribeEngine() =>
+        $"Dictionary<byte[], byte[]> and sorted blocks of its keys on {RuntimeInformation.FrameworkDescription}";
 }

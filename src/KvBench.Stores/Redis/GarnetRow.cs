@@ -66,7 +66,11 @@ internal sealed class GarnetRow() : RespServerRow(StoreNames.Garnet, new StoreCa
     /// server should lose nothing acknowledged; the device is not flushed, so a power loss may (Buffered).
     /// </summary>
     public override ServerTierPromise Promise(Durability durability) =>
-        new("--aof --aof-commit-wait, --device-type RandomAccess", TimeSpan.Zero, "every write is committed to the append-only file before its reply, with no device flush: a killed server loses nothing acknowledged, a power loss may");
+        new(
+            "--aof --aof-commit-wait, --device-type RandomAccess",
+            TimeSpan.Zero,
+            "every write is committed to the append-only file before its reply, with no device flush: a killed " +
+                "server loses nothing acknowledged, a power loss may");
 
     /// <summary>
     /// A write survives the kill after it, and a later recovery may drop it: once a kill has cut a MULTI/EXEC, every

@@ -48,8 +48,15 @@ internal sealed class RedisRow() : RespServerRow(StoreNames.Redis, new StoreCapa
     /// the machine what the operating system had not yet written.
     /// </summary>
     public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
-        ? new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.Zero, "every write is flushed to the append-only file before its reply: nothing acknowledged is lost")
-        : new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.Zero, "every write reaches the append-only file before its reply and the operating system flushes it when it chooses: a killed server loses nothing acknowledged, a crash of the machine what was not yet flushed");
+        ? new(
+            $"appendfsync {AppendFsyncOf(durability)}",
+            TimeSpan.Zero,
+            "every write is flushed to the append-only file before its reply: nothing acknowledged is lost")
+        : new(
+            $"appendfsync {AppendFsyncOf(durability)}",
+            TimeSpan.Zero,
+            "every write reaches the append-only file before its reply and the operating system flushes it when it " +
+                "chooses: a killed server loses nothing acknowledged, a crash of the machine what was not yet flushed");
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
@@ -65,10 +72,11 @@ internal sealed class RedisRow() : RespServerRow(StoreNames.Redis, new StoreCapa
     /// Buffered at <c>appendfsync no</c>, Synced at <c>always</c>, both with the append-only file on; nothing else, not
     /// <c>everysec</c>, whose postponed writes a killed server loses.
     /// </summary>
-    internal override DurabilityTiers OfferedBy(IServer server) => Setting(server, "appendonly") != "yes" ? DurabilityTiers.None : Setting(server, "appendfsync") switch
-    {
-        "always" => DurabilityTiers.Synced,
-        "no" => DurabilityTiers.Buffered,
-        _ => DurabilityTiers.None,
-    };
+    internal override DurabilityTiers OfferedBy(IServer server) =>
+        Setting(server, "appendonly") != "yes" ? DurabilityTiers.None : Setting(server, "appendfsync") switch
+        {
+            "always" => DurabilityTiers.Synced,
+            "no" => DurabilityTiers.Buffered,
+            _ => DurabilityTiers.None,
+        };
 }

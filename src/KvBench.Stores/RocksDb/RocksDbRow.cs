@@ -53,7 +53,8 @@ internal sealed class RocksDbRow() : StoreRow(StoreNames.RocksDb, new StoreCapab
         }
         catch (TypeInitializationException error)
         {
-            return $"the {PackageId} package's native library (for {RuntimeInformation.RuntimeIdentifier}) does not load here: {error.InnerException?.Message ?? error.Message}";
+            return $"the {PackageId} package's native library (for {RuntimeInformation.RuntimeIdentifier}) does not " +
+                $"load here: {error.InnerException?.Message ?? error.Message}";
         }
     }
 

@@ -69,7 +69,11 @@ public sealed class SqliteRow : StoreRow
     /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
     internal static SqliteRow Rollback { get; } = new(
         StoreNames.SqliteRollback,
-        static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
+        static (row, options) =>
+            new SqliteOneConnectionStore(
+                row,
+                new BlobKeySchema(),
+                SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
 
     /// <summary><c>Sqlite_SharedCache</c>: one connection per thread, all sharing one page cache.</summary>
     internal static SqliteRow SharedCache { get; } = new(
@@ -101,7 +105,8 @@ public sealed class SqliteRow : StoreRow
         // Asked before any store is opened too (`kvbench --version`): SQLitePCLRaw has no native library until the
         // bundle is initialised, which Microsoft.Data.Sqlite otherwise does on its first connection. Init is idempotent.
         Batteries_V2.Init();
-        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw " +
+            $"{PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
     }
 
     /// <summary>SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) and a full disk (SQLITE_FULL).</summary>

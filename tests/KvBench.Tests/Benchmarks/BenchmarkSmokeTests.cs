@@ -54,7 +54,8 @@ public sealed class BenchmarkSmokeTests
             var data = new TheoryData<string, int>();
             foreach (string type in ThreadedPointOperations.Types)
             {
-                foreach (int threads in typeof(ThreadedPointOperations).GetProperty(nameof(ThreadedPointOperations.Threads))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>())
+                foreach (int threads in typeof(ThreadedPointOperations).GetProperty(
+                    nameof(ThreadedPointOperations.Threads))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>())
                 {
                     if (threads == 1 || PointTargets.ServesManyThreads(type))
                     {
@@ -170,7 +171,11 @@ public sealed class BenchmarkSmokeTests
             Assert.Equal(expected.ToHashSet(), cells.Select(cell => (cell.Method, cell.ValueBytes, cell.Threads)).ToHashSet());
             Assert.Equal(expected.Count, cells.Count);
             Assert.All(cells, cell => Assert.Equal(cell.Ratios.Length, cell.ReferenceNanoseconds.Length));
-            Assert.All(cells, cell => Assert.All(cell.ReferenceNanoseconds, nanoseconds => Assert.True(nanoseconds > 0, $"{cell.Method} {cell.ValueBytes} B: the raw driver's time per call was {nanoseconds} ns.")));
+            Assert.All(cells, cell =>
+                Assert.All(cell.ReferenceNanoseconds, nanoseconds =>
+                    Assert.True(
+                        nanoseconds > 0,
+                        $"{cell.Method} {cell.ValueBytes} B: the raw driver's time per call was {nanoseconds} ns.")));
             Assert.All(cells, cell => Assert.Equal(settings.Rounds, cell.Ratios.Length));
             Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
         }
@@ -248,7 +253,8 @@ public sealed class BenchmarkSmokeTests
         // The benchmark moved record 5 to its next version, but the write never reached the store.
         records.Rewrite(5);
 
-        InvalidDataException lost = Assert.Throws<InvalidDataException>(() => Dataset.CloseChecked(dataset, StoreNames.Memory, records, target, key => target.Get(key)));
+        InvalidDataException lost = Assert.Throws<InvalidDataException>(() =>
+            Dataset.CloseChecked(dataset, StoreNames.Memory, records, target, key => target.Get(key)));
         Assert.Contains("first bad index 5", lost.Message, StringComparison.Ordinal);
         Assert.False(Directory.Exists(dataset.Path));
     }

@@ -83,7 +83,11 @@ public sealed class CliTests
         Assert.Contains("2,000", load.Output, StringComparison.Ordinal);
 
         Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64"])).ExitCode);
-        Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64", "--sample", "10", "--access", "ReadOnly"])).ExitCode);
+        Assert.Equal(
+            ExitCodes.Ok,
+            (
+                await Run(
+                    ["verify", .. store, "--records", "2000", "--value-bytes", "64", "--sample", "10", "--access", "ReadOnly"])).ExitCode);
         CliRunResult otherRecordSet = await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64", "--record-set", "1"]);
         Assert.Equal(ExitCodes.VerificationFailed, otherRecordSet.ExitCode);
         Assert.Contains("2,000 of 2,000 records missing", otherRecordSet.Error, StringComparison.Ordinal);

@@ -14,7 +14,11 @@ namespace KvBench.Tests.Conformance;
 /// find by name on the class being run (xUnit looks a <c>MemberData</c> member up on the test class itself), and starts
 /// what its rows need running once for the class.
 /// </summary>
-[SuppressMessage("Usage", "xUnit1015:MemberData must reference an existing member", Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
+[
+    SuppressMessage(
+        "Usage",
+        "xUnit1015:MemberData must reference an existing member",
+        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class ConformanceSuite
 {
     /// <summary>The rows every theory runs over: a static <c>TheoryData&lt;string&gt;</c> of the test class.</summary>
@@ -330,7 +334,10 @@ public abstract class ConformanceSuite
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
         store.Put(TestData.Key(0), [0]);
-        KeyValuePair<byte[], byte[]>[] items = [KeyValuePair.Create(TestData.Key(0), new byte[] { 9 }), KeyValuePair.Create(TestData.Key(1), new byte[] { 1 }), KeyValuePair.Create(Array.Empty<byte>(), new byte[] { 2 })];
+        KeyValuePair<byte[], byte[]>[] items = [
+            KeyValuePair.Create(TestData.Key(0), new byte[] { 9 }),
+            KeyValuePair.Create(TestData.Key(1), new byte[] { 1 }),
+            KeyValuePair.Create(Array.Empty<byte>(), new byte[] { 2 })];
 
         Assert.Throws<EmptyKeyException>(() => store.PutMany(items));
 
@@ -387,7 +394,8 @@ public abstract class ConformanceSuite
         int limit = store.Capabilities.MaxValueBytes;
         store.Put(TestData.Key(1), [1]);
 
-        ValueTooLargeException error = WithUntouchedBytes(limit + 1, tooLong => Assert.Throws<ValueTooLargeException>(() => store.Put(TestData.Key(1), tooLong.Span)));
+        ValueTooLargeException error = WithUntouchedBytes(limit + 1, tooLong =>
+            Assert.Throws<ValueTooLargeException>(() => store.Put(TestData.Key(1), tooLong.Span)));
 
         Assert.Equal(limit, error.LimitBytes);
         Assert.Equal([1], store.Get(TestData.Key(1)));
@@ -465,8 +473,10 @@ public abstract class ConformanceSuite
 
         foreach (StoreAccess access in (StoreAccess[])[StoreAccess.ReadOnly, StoreAccess.Secondary])
         {
-            StoreNotFoundException notThere = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = missing, Access = access }));
-            StoreNotFoundException notInside = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = empty, Access = access }));
+            StoreNotFoundException notThere = Assert.Throws<StoreNotFoundException>(() =>
+                StoreCatalog.Open(name, new StoreOptions { Directory = missing, Access = access }));
+            StoreNotFoundException notInside = Assert.Throws<StoreNotFoundException>(() =>
+                StoreCatalog.Open(name, new StoreOptions { Directory = empty, Access = access }));
 
             Assert.Equal(name, notThere.StoreName);
             Assert.Contains(access.ToString(), notInside.Message, StringComparison.Ordinal);
@@ -561,7 +571,9 @@ public abstract class ConformanceSuite
 
     /// <summary>A scan's entries as one line of hex, led by its start and limit, so a failure says which scan differed and where.</summary>
     private static string Describe(byte[] start, int limit, IEnumerable<KeyValuePair<byte[], byte[]>> entries) =>
-        $"from [{Convert.ToHexString(start)}] limit {limit}: " + string.Join(" ", entries.Select(entry => $"{Convert.ToHexString(entry.Key)}={Convert.ToHexString(entry.Value)}"));
+        $"from [{Convert.ToHexString(start)}] limit {limit}: " + string.Join(
+            " ",
+            entries.Select(entry => $"{Convert.ToHexString(entry.Key)}={Convert.ToHexString(entry.Value)}"));
 
     private static void AssertScan(IKeyValueStore store, byte[] prefix, byte[][] expectedKeys)
     {

@@ -33,7 +33,11 @@ public sealed class DqliteSqlTests
 
         Assert.True(DqliteSql.Upsert(s_table, [KeyValuePair.Create(s_longestKey, fits)])!.Length <= DqliteShell.MaxLineBytes);
         Assert.Null(DqliteSql.Upsert(s_table, [KeyValuePair.Create(s_longestKey, large)]));
-        string[] staged = [.. DqliteSql.StagedUpsert(s_table, [KeyValuePair.Create(s_longestKey, large), KeyValuePair.Create(s_longestKey[..1], fits)], long.MaxValue)];
+        string[] staged = [
+            .. DqliteSql.StagedUpsert(
+                s_table,
+                [KeyValuePair.Create(s_longestKey, large), KeyValuePair.Create(s_longestKey[..1], fits)],
+                long.MaxValue)];
 
         Assert.All(staged, line => Assert.InRange(line.Length, 1, DqliteShell.MaxLineBytes));
 

@@ -64,13 +64,17 @@ public sealed partial class ChartTests
 
         MatchCollection blocks = MermaidBlock().Matches(markdown);
 
-        int expected = report.Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown)).Sum(chart => chart.Series.Count(series => series.Values.Any(value => value is not null)));
+        int expected = report
+            .Charts()
+            .Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown))
+            .Sum(chart => chart.Series.Count(series => series.Values.Any(value => value is not null)));
         Assert.Equal(expected, blocks.Count);
         Assert.Contains(blocks, block => block.Groups["title"].Value.StartsWith("Mean time per call, 128-byte values", StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["title"].Value.StartsWith("Operations per second against threads", StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["title"].Value.Contains("p99 latency per row", StringComparison.Ordinal));
         // A bar of a row that held its writes in memory never stands beside Buffered ones without the chart saying so.
-        Assert.All(blocks.Where(block => block.Value.Contains("FASTER", StringComparison.Ordinal)), block => Assert.Contains("FASTER: memory until Flush", block.Groups["tier"].Value, StringComparison.Ordinal));
+        Assert.All(blocks.Where(block => block.Value.Contains("FASTER", StringComparison.Ordinal)), block =>
+            Assert.Contains("FASTER: memory until Flush", block.Groups["tier"].Value, StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["tier"].Value == "Synced");
         foreach (Match block in blocks)
         {
@@ -155,11 +159,19 @@ public sealed partial class ChartTests
 
     [Fact]
     public void A_chart_title_names_the_rows_whose_writes_were_not_buffered() =>
-        Assert.Equal("Buffered; FASTER: memory until Flush; Memory: memory only", Chart.TierOf([("LMDB", "Buffered"), ("FASTER", "memory until Flush"), ("Sqlite_WAL", "Buffered"), ("Memory", "memory only")]));
+        Assert.Equal(
+            "Buffered; FASTER: memory until Flush; Memory: memory only",
+            Chart.TierOf([("LMDB", "Buffered"), ("FASTER", "memory until Flush"), ("Sqlite_WAL", "Buffered"), ("Memory", "memory only")]));
 
     [Fact]
     public void Benchmark_time_cells_are_read_in_every_unit_BenchmarkDotNet_writes() =>
-        Assert.Equal([15_261.24, 688_998, 1_200_000, 3.5], [BenchmarkReport.Nanoseconds("15,261.24 ns")!.Value, BenchmarkReport.Nanoseconds("688.998 \u03BCs")!.Value, BenchmarkReport.Nanoseconds("1.2 ms")!.Value, BenchmarkReport.Nanoseconds("3.5 ns")!.Value]);
+        Assert.Equal(
+            [15_261.24, 688_998, 1_200_000, 3.5],
+            [
+                BenchmarkReport.Nanoseconds("15,261.24 ns")!.Value,
+                BenchmarkReport.Nanoseconds("688.998 \u03BCs")!.Value,
+                BenchmarkReport.Nanoseconds("1.2 ms")!.Value,
+                BenchmarkReport.Nanoseconds("3.5 ns")!.Value]);
 
     /// <summary>
     /// <paramref name="value"/>, in <paramref name="unit"/>, is the figure <paramref name="cell"/> prints, to the precision
@@ -205,7 +217,11 @@ public sealed partial class ChartTests
         return (BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(16)), BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(20)));
     }
 
-    [GeneratedRegex("```mermaid\\nxychart-beta\\n    title \"(?<title>[^\"]*)\"\\n    x-axis \"[^\"]*; acknowledged: (?<tier>[^\"]+)\" \\[(?<x>[^\\]]*)\\]\\n    y-axis \"[^\"]*\\((?<unit>[^)]*)\\), linear from 0\" 0 --> (?<top>[0-9.]+)\\n    (bar|line) \\[(?<values>[^\\]]*)\\]\\n```")]
+    [
+        GeneratedRegex(
+            "```mermaid\\nxychart-beta\\n    title \"(?<title>[^\"]*)\"\\n    x-axis \"[^\"]*; acknowledged: " +
+                "(?<tier>[^\"]+)\" \\[(?<x>[^\\]]*)\\]\\n    y-axis \"[^\"]*\\((?<unit>[^)]*)\\), linear from 0\" 0 " +
+                "--> (?<top>[0-9.]+)\\n    (bar|line) \\[(?<values>[^\\]]*)\\]\\n```")]
     private static partial Regex MermaidBlock();
 
     [GeneratedRegex("^(?<chart>.+): (?<series>[^:]+)$")]

@@ -32,7 +32,10 @@ public sealed class PointOperationReportTests
         IReadOnlyList<RowRatio> ratios = PointRatios.Compute(s_results);
 
         Assert.Equal(
-            [("Sqlite_WAL", PointMethods.Put, 1.05), ("Sqlite_WAL_naive", PointMethods.Put, Math.Round(5_000 / 1_050.0, 6)), ("Sqlite_WAL", PointMethods.Get, 1.3)],
+            [
+                ("Sqlite_WAL", PointMethods.Put, 1.05),
+                ("Sqlite_WAL_naive", PointMethods.Put, Math.Round(5_000 / 1_050.0, 6)),
+                ("Sqlite_WAL", PointMethods.Get, 1.3)],
             ratios.Select(ratio => (ratio.Row, ratio.Method, Math.Round(ratio.Value, 6))));
     }
 

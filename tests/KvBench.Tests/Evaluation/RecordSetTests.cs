@@ -16,7 +16,11 @@ public sealed class RecordSetTests
         Assert.Equal(first.Key(42), second.Key(42));
         Assert.Equal(first.Value(42), second.Value(42));
         Assert.NotEqual(first.Key(42), other.Key(42));
-        Assert.Empty(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(first.Key(i))).Intersect(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(other.Key(i)))));
+        Assert.Empty(
+            Enumerable
+                .Range(0, 1_000)
+                .Select(i => Convert.ToHexString(first.Key(i)))
+                .Intersect(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(other.Key(i)))));
         Assert.Equal(100_000, Enumerable.Range(0, 100_000).Select(i => Convert.ToHexString(first.Key(i))).Distinct().Count());
         Assert.Equal(9, first.Key(0).Length);
         Assert.Equal(128, first.Value(0).Length);

@@ -35,7 +35,8 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), name, durability, directory.Path, rounds, killMoments: rounds + killMomentsOffset);
+        CrashRoundsResult result = await CrashRounds.RunAsync(
+            KvBenchCli.Locate(), name, durability, directory.Path, rounds, killMoments: rounds + killMomentsOffset);
 
         output.WriteLine($"{name} {durability}: {result.Rounds} rounds, {result.Acknowledged:N0} acknowledged, {result.Lost} lost, {result.Torn} torn");
         Assert.Empty(result.ReopenFailures);
@@ -49,7 +50,9 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), StoreNames.Faster, Durability.Buffered, directory.Path, rounds: 2, killMoments: 1, acknowledgeBeforeFlush: true);
+        CrashRoundsResult result = await CrashRounds.RunAsync(
+            KvBenchCli.Locate(), StoreNames.Faster, Durability.Buffered, directory.Path, rounds: 2, killMoments: 1,
+            acknowledgeBeforeFlush: true);
 
         Assert.True(result.Lost > 0, $"FASTER holds writes in memory until Flush, yet {result.Acknowledged:N0} records acknowledged before it all survived.");
     }

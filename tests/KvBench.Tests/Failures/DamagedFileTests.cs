@@ -62,7 +62,8 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
             // KvBench cannot guard against a fault inside an engine's own reads (a row's MayCrashOnDamagedFiles says
             // which engines map or walk their files unchecked); every other row must give one line and no hang.
             Assert.True(
-                verify.ExitCode is ExitCodes.Ok or ExitCodes.VerificationFailed or ExitCodes.StoreDamaged || (crashed && StoreCatalog.Row(name).MayCrashOnDamagedFiles),
+                verify.ExitCode is ExitCodes.Ok or ExitCodes.VerificationFailed or ExitCodes.StoreDamaged
+                    || (crashed && StoreCatalog.Row(name).MayCrashOnDamagedFiles),
                 $"{name} with damaged {Path.GetRelativePath(pristine, file)}: exit code {verify.ExitCode}, {verify.Error}");
             if (!crashed)
             {

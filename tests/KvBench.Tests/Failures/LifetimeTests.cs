@@ -38,7 +38,9 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
 
             using var callsMade = new CountdownEvent(Callers);
             var stoppedBy = new Exception?[Callers];
-            Thread[] callers = [.. Enumerable.Range(0, Callers).Select(caller => new Thread(() => stoppedBy[caller] = CallUntilDisposed(store, caller, callsMade)))];
+            Thread[] callers = [
+                .. Enumerable.Range(0, Callers).Select(caller =>
+                    new Thread(() => stoppedBy[caller] = CallUntilDisposed(store, caller, callsMade)))];
             Array.ForEach(callers, thread => thread.Start());
 
             Assert.True(callsMade.Wait(TimeSpan.FromSeconds(60)), "The callers did not get going.");

@@ -95,7 +95,8 @@ public sealed class FasterStoreTests
         string storeDirectory = directory.Combine("store");
 
         Assert.False(StoreCatalog.DeclaredCapabilities(StoreNames.Faster).Durability.Offers(Durability.Synced));
-        Assert.Throws<DurabilityNotOfferedException>(() => StoreCatalog.Open(StoreNames.Faster, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
+        Assert.Throws<DurabilityNotOfferedException>(() =>
+            StoreCatalog.Open(StoreNames.Faster, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
         Assert.False(Directory.Exists(storeDirectory));
     }
 }

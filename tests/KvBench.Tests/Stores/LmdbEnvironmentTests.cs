@@ -38,7 +38,9 @@ public sealed class LmdbEnvironmentTests(ITestOutputHelper output)
         Assert.Null(Get(environment, TestData.Key(Count)));
         Assert.True(environment.MapResizes > 0);
         AssertEachResizeAtLeastDoubled(environment);
-        output.WriteLine($"{Count:N0} records of {ValueOf(0).Length} bytes from a {TinyMapBytes:N0}-byte map: {environment.MapResizes} resizes to {environment.MapBytes:N0} bytes.");
+        output.WriteLine(
+            $"{Count:N0} records of {ValueOf(0).Length} bytes from a {TinyMapBytes:N0}-byte map: " +
+                $"{environment.MapResizes} resizes to {environment.MapBytes:N0} bytes.");
     }
 
     [Fact]
@@ -46,7 +48,8 @@ public sealed class LmdbEnvironmentTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         using var environment = new LmdbEnvironment(directory.Path, ReadWrite, TinyMapBytes);
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 1024).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(4000, stream: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [
+            .. Enumerable.Range(0, 1024).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(4000, stream: i)))];
 
         var putAll = new LmdbPutAll(items);
         environment.Write(ref putAll);

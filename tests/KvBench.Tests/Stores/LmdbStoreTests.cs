@@ -38,7 +38,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         Assert.Equal(bigValue, store.Get(bigKey));
         Assert.True(store.MapBytes > written, $"map {store.MapBytes} bytes for {written} bytes written");
         Assert.InRange(store.MapResizes, 1, 16);
-        output.WriteLine($"{LmdbNativeLibrary.Description}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map {store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
+        output.WriteLine(
+            $"{LmdbNativeLibrary.Description}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map " +
+                $"{store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
     }
 
     [Fact]
@@ -144,7 +146,8 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
 
         InvalidOperationException error = Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options));
         Assert.Contains(directory.Path, error.Message, StringComparison.Ordinal);
-        Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(StoreNames.Lmdb, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
+        Assert.Throws<InvalidOperationException>(() =>
+            StoreCatalog.Open(StoreNames.Lmdb, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
 
         store.Dispose();
         using IKeyValueStore reopened = StoreCatalog.Open(StoreNames.Lmdb, options);
@@ -154,7 +157,11 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     [Theory]
     [InlineData(Durability.Buffered, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage)]
     [InlineData(Durability.Synced, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoThreadLocalStorage)]
-    [InlineData(Durability.Buffered, StoreAccess.ReadOnly, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
+    [
+        InlineData(
+            Durability.Buffered,
+            StoreAccess.ReadOnly,
+            EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
     [InlineData(Durability.Synced, StoreAccess.Secondary, EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
     public void Durability_and_access_choose_the_environment_flags(Durability durability, StoreAccess access, EnvironmentOpenFlags expected)
     {
@@ -165,7 +172,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         {
         }
 
-        using var store = (LmdbStore)StoreCatalog.Open(StoreNames.Lmdb, new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
+        using var store = (LmdbStore)StoreCatalog.Open(
+            StoreNames.Lmdb,
+            new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
 
         Assert.Equal(expected, store.EnvironmentFlags & Relevant);
         store.Flush();

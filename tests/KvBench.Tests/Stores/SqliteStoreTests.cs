@@ -11,7 +11,8 @@ public sealed class SqliteStoreTests
     /// <summary>Every SQLite row on prepared statements; <c>Sqlite_AdoNet</c> allocates commands by design.</summary>
     public static TheoryData<string> PreparedStatementRows =>
     [
-        StoreNames.SqliteWal, StoreNames.SqliteScalar, StoreNames.SqliteOneConnection, StoreNames.SqlitePerThread, StoreNames.SqliteRollback, StoreNames.SqliteSharedCache,
+        StoreNames.SqliteWal, StoreNames.SqliteScalar, StoreNames.SqliteOneConnection, StoreNames.SqlitePerThread,
+        StoreNames.SqliteRollback, StoreNames.SqliteSharedCache,
     ];
 
     /// <summary>A strategy hands connections out and back without allocating: the point benchmarks' goal for Get, HaveKey and Put is 0 bytes.</summary>

@@ -9,7 +9,11 @@ public sealed class RecordShapeTests
 {
     private const int Indexes = 100_000;
 
-    private static readonly RecordSet s_variable = new(LengthDistribution.Range(9, 40), KeyShape.Random, LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"), number: 5);
+    private static readonly RecordSet s_variable = new(
+        LengthDistribution.Range(9, 40),
+        KeyShape.Random,
+        LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"),
+        number: 5);
 
     private static readonly RecordSet s_prefixed = new(LengthDistribution.Range(12, 30), new KeyShape(64), LengthDistribution.Range(8, 100), number: 6);
 
@@ -33,7 +37,8 @@ public sealed class RecordShapeTests
         Assert.Equal((9, 40), (keyLengths.Min(), keyLengths.Max()));
         Assert.Contains(8, valueLengths);
         Assert.Contains(2048, valueLengths);
-        Assert.All(Enumerable.Range(0, 1_000), i => Assert.Equal((s_variable.KeyLength(i), s_variable.ValueLength(i)), (s_variable.Key(i).Length, s_variable.Value(i).Length)));
+        Assert.All(Enumerable.Range(0, 1_000), i =>
+            Assert.Equal((s_variable.KeyLength(i), s_variable.ValueLength(i)), (s_variable.Key(i).Length, s_variable.Value(i).Length)));
         Assert.Equal(s_variable.ValueLength(123), new RecordSet(s_variable.KeyLengths, KeyShape.Random, s_variable.ValueLengths, number: 5).ValueLength(123));
         Assert.Throws<InvalidOperationException>(() => s_variable.ValueBytes);
         Assert.Equal((40, 2048), (s_variable.MaxKeyBytes, s_variable.MaxValueBytes));
@@ -47,7 +52,11 @@ public sealed class RecordShapeTests
         for (int group = 0; group < 64; group += 9)
         {
             byte[][] keys = [.. Enumerable.Range(0, 200).Select(n => s_prefixed.Key(group + (64L * n)))];
-            Assert.All(keys, key => Assert.StartsWith("p" + group.ToString("00", System.Globalization.CultureInfo.InvariantCulture) + "/", System.Text.Encoding.ASCII.GetString(key[..4]), StringComparison.Ordinal));
+            Assert.All(keys, key =>
+                Assert.StartsWith(
+                    "p" + group.ToString("00", System.Globalization.CultureInfo.InvariantCulture) + "/",
+                    System.Text.Encoding.ASCII.GetString(key[..4]),
+                    StringComparison.Ordinal));
             Assert.Equal(keys, keys.Order(ByteKeys.Comparer));
         }
 
@@ -114,7 +123,8 @@ public sealed class RecordShapeTests
     [InlineData("12", "prefixed:1000", "at least 13 bytes")]
     public void A_key_shorter_than_its_shape_needs_is_refused_with_the_minimum(string keyBytes, string shape, string reason)
     {
-        ArgumentException error = Assert.Throws<ArgumentException>(() => new RecordSet(LengthDistribution.Parse(keyBytes), KeyShape.Parse(shape), LengthDistribution.Fixed(128)));
+        ArgumentException error = Assert.Throws<ArgumentException>(() =>
+            new RecordSet(LengthDistribution.Parse(keyBytes), KeyShape.Parse(shape), LengthDistribution.Fixed(128)));
 
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
     }
@@ -122,7 +132,8 @@ public sealed class RecordShapeTests
     [Fact]
     public void A_value_too_short_for_its_version_stamp_is_refused()
     {
-        ArgumentException error = Assert.Throws<ArgumentException>(() => new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Range(0, 100)));
+        ArgumentException error = Assert.Throws<ArgumentException>(() =>
+            new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Range(0, 100)));
 
         Assert.Contains("at least 8 bytes", error.Message, StringComparison.Ordinal);
     }

@@ -52,7 +52,8 @@ internal sealed class LiteDbNaive(string directory) : IPointTarget
     public void Load(RecordSet records, long count)
     {
         using var database = new LiteDatabase(_path);
-        database.GetCollection<Entry>("entries").InsertBulk(Enumerable.Range(0, checked((int)count)).Select(i => new Entry { Id = records.Key(i), Value = records.Value(i) }));
+        database.GetCollection<Entry>("entries").InsertBulk(
+            Enumerable.Range(0, checked((int)count)).Select(i => new Entry { Id = records.Key(i), Value = records.Value(i) }));
     }
 
     public void Dispose()

@@ -8,7 +8,10 @@ namespace KvBench.Benchmarks.Targets.Raw.Servers;
 
 /// <summary><c>MariaDB_raw</c>: MySqlConnector used directly, <c>INSERT ... ON DUPLICATE KEY UPDATE</c> as the adapter's default upsert.</summary>
 [PointVariant(StoreNames.MariaDb, RowVariantKind.Raw)]
-internal sealed class MariaDbRaw(string directory) : SqlRawTarget(Open(directory, out string table), MariaDbStore.Statements(table, MariaDbUpsert.InsertOnDuplicateKeyUpdate), () => MariaDbStore.VarBinary([]))
+internal sealed class MariaDbRaw(string directory) : SqlRawTarget(
+    Open(directory, out string table),
+    MariaDbStore.Statements(table, MariaDbUpsert.InsertOnDuplicateKeyUpdate),
+    () => MariaDbStore.VarBinary([]))
 {
     private static MySqlConnection Open(string directory, out string table)
     {

@@ -10,7 +10,10 @@ namespace KvBench.Benchmarks.Targets.Raw.Servers;
 
 /// <summary><c>PostgreSQL_raw</c>: Npgsql used directly, the session at the adapter's <c>synchronous_commit</c>.</summary>
 [PointVariant(StoreNames.PostgreSql, RowVariantKind.Raw)]
-internal sealed class PostgreSqlRaw(string directory) : SqlRawTarget(Open(directory, out string table), PostgreSqlStore.Statements($"\"{table}\""), () => new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bytea })
+internal sealed class PostgreSqlRaw(string directory) : SqlRawTarget(
+    Open(directory, out string table),
+    PostgreSqlStore.Statements($"\"{table}\""),
+    () => new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bytea })
 {
     private static NpgsqlConnection Open(string directory, out string table)
     {
