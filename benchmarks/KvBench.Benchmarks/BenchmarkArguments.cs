@@ -71,7 +71,9 @@ internal static class BenchmarkArguments
 
         if (at + 1 == args.Length)
         {
-            throw new ArgumentException($"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {FasterRow.RowName},{MemoryRow.RowName}.", nameof(args));
+            throw new ArgumentException(
+                $"{RowsSwitch} needs a comma-separated list of rows, e.g. {RowsSwitch} {FasterRow.RowName},{MemoryRow.RowName}.",
+                nameof(args));
         }
 
         rows = args[at + 1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

@@ -32,7 +32,14 @@ internal sealed class CallingThreads : IDisposable
         _end = new Barrier(threads);
         _main = new Share(target, records, 0, threads, valueBytes, role);
         using var ready = new CountdownEvent(threads - 1);
-        _helpers = [.. Enumerable.Range(1, threads - 1).Select(thread => new Thread(() => Serve(new Share(target, records, thread, threads, valueBytes, role), ready)) { IsBackground = true, Name = $"kvbench-caller-{thread}" })];
+        _helpers = [
+            .. Enumerable.Range(1, threads - 1).Select(thread =>
+                new Thread(() =>
+                    Serve(new Share(target, records, thread, threads, valueBytes, role), ready))
+                    {
+                        IsBackground = true,
+                        Name = $"kvbench-caller-{thread}",
+                    })];
         Array.ForEach(_helpers, helper => helper.Start());
         ready.Wait();
     }

@@ -55,7 +55,8 @@ internal sealed class Dataset : IDisposable
             return;
         }
 
-        string failure = $"{row}: {lastWrites.Missing} of {lastWrites.Checked} keys missing and {lastWrites.Wrong} without the value written last (first bad index {lastWrites.FirstBadIndex}).";
+        string failure = $"{row}: {lastWrites.Missing} of {lastWrites.Checked} keys missing and {lastWrites.Wrong} " +
+            $"without the value written last (first bad index {lastWrites.FirstBadIndex}).";
         if (Environment.GetEnvironmentVariable(SharedRootVariable) is { Length: > 0 } root)
         {
             File.AppendAllLines(System.IO.Path.Combine(root, FailuresFileName), [failure]);

@@ -37,7 +37,10 @@ internal sealed record EvaluationPlan
     /// <summary>Runs the cases; called once, inside the run's shared datasets.</summary>
     public required Func<IEnumerable<Summary>> Benchmarks { get; init; }
 
-    /// <summary>The job of an evaluation's point operations, which <see cref="WithServers"/> gives the server rows' too; <see langword="null"/> for BenchmarkDotNet's own arguments.</summary>
+    /// <summary>
+    /// The job of an evaluation's point operations, which <see cref="WithServers"/> gives the server rows' too;
+    /// <see langword="null"/> for BenchmarkDotNet's own arguments.
+    /// </summary>
     private Job? PointJob { get; init; }
 
     /// <summary>
@@ -69,7 +72,10 @@ internal sealed record EvaluationPlan
     /// </summary>
     public (DecisionProfile Profile, string Path)? Profile { get; init; }
 
-    /// <summary>This evaluation deciding for <paramref name="profile"/> (the default one when <see langword="null"/>), its command with <see cref="BenchmarkArguments.ProfileSwitch"/>.</summary>
+    /// <summary>
+    /// This evaluation deciding for <paramref name="profile"/> (the default one when <see langword="null"/>), its
+    /// command with <see cref="BenchmarkArguments.ProfileSwitch"/>.
+    /// </summary>
     public EvaluationPlan For((DecisionProfile Profile, string Path)? profile) => profile is not { } given ? this : this with
     {
         Profile = given,

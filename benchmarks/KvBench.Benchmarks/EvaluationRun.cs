@@ -13,7 +13,8 @@ namespace KvBench.Benchmarks;
 /// <summary>
 /// The one orchestrator of a run of the benchmarks' program: BenchmarkDotNet's cases over shared preloaded datasets,
 /// the write check, for an evaluation the paired adapter ÷ raw measurement, the ratio files, for an evaluation the ADR
-/// file (<see cref="AdrGenerator.WriteAsync"/>) and the decision record for the plan's profile, then where every table is. The exit code is 0 only when every case
+/// file (<see cref="AdrGenerator.WriteAsync"/>) and the decision record for the plan's profile, then where every table
+/// is. The exit code is 0 only when every case
 /// ran, every key held the value a benchmark wrote to it last, every paired worker finished and no ADR section found a
 /// problem (a contradicted capability, a failed workload, a lost record, ...).
 /// </summary>
@@ -85,7 +86,8 @@ internal static class EvaluationRun
             DecisionSettings = preset == AdrPreset.Full ? new DecisionSettings() : DecisionSettings.Evaluation,
             ProfilePath = plan.Profile?.Path,
         };
-        return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line => Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
+        return AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), Console.Out, Console.Out, line =>
+            Console.WriteLine($"//   {line}")).GetAwaiter().GetResult().Count == 0;
     }
 
     private static void PrintTables(Summary[] summaries, DateTime started)

@@ -14,7 +14,7 @@ namespace KvBench.Benchmarks;
 /// (the server rows): one Put, Get or HaveKey per call on a dataset preloaded to <see cref="DefaultRecordCount"/>
 /// records (fewer for a row that builds an engine per operation: <see cref="PreloadedRecords"/>), for each row, its
 /// raw-driver baseline (<c>_raw</c>) and its naive usages (<c>_naive</c>), at the tier <see cref="PointTargets.TierOf"/>
-/// gives. Keys are 9 bytes from a fixed-seed <see cref="RecordSet"/>; Put overwrites existing keys round-robin, each time
+/// gives. Keys are 9 bytes from a numbered <see cref="RecordSet"/>; Put overwrites existing keys round-robin, each time
 /// with the next version of the key's value, so the dataset keeps its size and every measured write changes the bytes its
 /// key holds (SQLite skips a write that changes nothing: see <see cref="ValueVersion"/>); reads always hit. Global
 /// cleanup reads every key back and fails the case unless each holds the version written last. The data fits in the

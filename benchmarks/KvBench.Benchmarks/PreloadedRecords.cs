@@ -24,5 +24,7 @@ internal static class PreloadedRecords
 
     /// <summary>The records <paramref name="type"/> (a row or a variant of one) preloads when <paramref name="requested"/> are asked for.</summary>
     public static int For(string type, int requested) =>
-        StoreCatalog.Row(RowVariants.Parse(type).Row) is { BuildsEnginePerOperation: true } or { FilePerRecord: true } ? Math.Min(requested, SlowToLoad) : requested;
+        StoreCatalog.Row(RowVariants.Parse(type).Row) is { BuildsEnginePerOperation: true } or { FilePerRecord: true }
+            ? Math.Min(requested, SlowToLoad)
+            : requested;
 }

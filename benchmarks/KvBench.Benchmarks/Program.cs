@@ -42,8 +42,14 @@ public static class Program
         [] => EvaluationRun.Run(EvaluationPlan.Default.For(profile)),
         [BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full.For(profile)),
         [BenchmarkArguments.ServersSwitch] => EvaluationRun.Run(EvaluationPlan.Default.WithServers().For(profile)),
-        [BenchmarkArguments.FullSwitch, BenchmarkArguments.ServersSwitch] or [BenchmarkArguments.ServersSwitch, BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full.WithServers().For(profile)),
+        [
+            BenchmarkArguments.FullSwitch,
+            BenchmarkArguments.ServersSwitch] or [
+                BenchmarkArguments.ServersSwitch,
+                BenchmarkArguments.FullSwitch] => EvaluationRun.Run(EvaluationPlan.Full.WithServers().For(profile)),
         _ => EvaluationRun.Run(EvaluationPlan.BenchmarksOnly(() =>
-            BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(BenchmarkArguments.WithoutRows(args, out IReadOnlyList<string>? rows), KvBenchConfig.ForCommandLine(rows)))),
+            BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(
+                BenchmarkArguments.WithoutRows(args, out IReadOnlyList<string>? rows),
+                KvBenchConfig.ForCommandLine(rows)))),
     };
 }

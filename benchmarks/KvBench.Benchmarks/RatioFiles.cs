@@ -24,7 +24,8 @@ internal static class RatioFiles
     public static void Write(Summary summary, PairedRatios? paired)
     {
         Write(summary, typeof(PointOperations), PointOperationsFile, results => PointOperationReport.ToMarkdown(results, paired));
-        Write(summary, typeof(ServerPointOperations), ServerPointOperationsFile, results => PointOperationReport.ToMarkdown(results, paired: null, allocationsAgainstRaw: true));
+        Write(summary, typeof(ServerPointOperations), ServerPointOperationsFile, results =>
+            PointOperationReport.ToMarkdown(results, paired: null, allocationsAgainstRaw: true));
         Write(summary, typeof(ThreadedPointOperations), ThreadedPointOperationsFile, PointOperationReport.ThreadedToMarkdown);
     }
 

@@ -26,7 +26,10 @@ internal static class AdrCommand
             HelpName = "dir",
         };
         Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory, on the file system to measure");
-        Option<string[]> sections = ListOptions.Names("--sections", "Only these sections of the file (docs/cli.md lists them); all when left out.", UnknownSection);
+        Option<string[]> sections = ListOptions.Names(
+            "--sections",
+            "Only these sections of the file (docs/cli.md lists them); all when left out.",
+            UnknownSection);
         sections.HelpName = "names";
         sections.CompletionSources.Add([.. AdrSections.Names]);
         var servers = new Option<bool>("--servers") { Description = "Add the server rows' sections, their servers installed, started and stopped here." };
@@ -52,7 +55,10 @@ internal static class AdrCommand
             {
                 OutputFile = file.FullName,
                 // The rounds' variable changes what the file measures, so the command that regenerates it carries it.
-                Command = $"{RoundsVariableSet()}kvbench adr --output {file.Name}{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}{(withServers ? " --servers" : string.Empty)}{(only.Length > 0 ? $" --sections {string.Join(' ', only)}" : string.Empty)}",
+                Command = $"{RoundsVariableSet()}kvbench adr --output {file.Name}" +
+                    $"{(isQuick ? " --quick" : string.Empty)}{(isFull ? " --full" : string.Empty)}" +
+                    $"{(withServers ? " --servers" : string.Empty)}" +
+                    $"{(only.Length > 0 ? $" --sections {string.Join(' ', only)}" : string.Empty)}",
                 Preset = isQuick ? AdrPreset.Quick : isFull ? AdrPreset.Full : AdrPreset.Default,
                 ResultsDirectory = parseResult.GetValue(results)!.FullName,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
@@ -60,14 +66,21 @@ internal static class AdrCommand
                 Servers = withServers,
             };
             TextWriter console = parseResult.InvocationConfiguration.Output;
-            IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(request, KvBenchCli.Locate(), console, parseResult.InvocationConfiguration.Error, console.WriteLine).ConfigureAwait(false);
+            IReadOnlyList<string> problems = await AdrGenerator.WriteAsync(
+                request,
+                KvBenchCli.Locate(),
+                console,
+                parseResult.InvocationConfiguration.Error,
+                console.WriteLine).ConfigureAwait(false);
             return problems.Count > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
         });
         return command;
     }
 
     private static string? UnknownSection(string name) =>
-        AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase) ? null : $"--sections: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.";
+        AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)
+            ? null
+            : $"--sections: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.";
 
     /// <summary>"KVBENCH_CRASH_ROUNDS=N " when the variable is set, else nothing.</summary>
     private static string RoundsVariableSet() =>

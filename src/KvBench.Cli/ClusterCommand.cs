@@ -38,7 +38,12 @@ internal static class ClusterCommand
         members.DefaultValueFactory = static _ => [FaultTarget.Leader];
         members.HelpName = "members";
         var relaxedReads = new Option<bool>("--relaxed-reads") { Description = "Read without a quorum where the row offers it, not linearizably." };
-        Option<int> rate = new Option<int>("--rate") { Description = "Operations sent per second, open loop.", DefaultValueFactory = _ => defaults.Rate, HelpName = "per-second" }.AtLeast(1);
+        Option<int> rate = new Option<int>("--rate")
+        {
+            Description = "Operations sent per second, open loop.",
+            DefaultValueFactory = _ => defaults.Rate,
+            HelpName = "per-second",
+        }.AtLeast(1);
         Option<double> before = Seconds("--before", "Seconds of load before the fault.", defaults.Before);
         Option<double> during = Seconds("--during", "Seconds the member stays faulted.", defaults.During);
         Option<double> after = Seconds("--after", "Seconds of load after the member is back.", defaults.After);

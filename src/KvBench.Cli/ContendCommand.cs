@@ -16,8 +16,15 @@ internal static class ContendCommand
         Option<string[]> stores = WorkloadCommands.StoreList(
             "Rows to run; every row available here that keeps its data in files when left out.",
             static name => StoreArguments.UnknownStore(name)
-                ?? (ImportContention.Applies(StoreArguments.CanonicalName(name)) ? null : $"{StoreArguments.CanonicalName(name)} keeps its data in process memory: no second process can share it."));
-        Option<int> threads = new Option<int>("--threads", "-t") { Description = "Threads of the ui process.", DefaultValueFactory = _ => defaults.UiThreads, HelpName = "count" }.AtLeast(1);
+                ?? (ImportContention.Applies(StoreArguments.CanonicalName(name))
+                    ? null
+                    : $"{StoreArguments.CanonicalName(name)} keeps its data in process memory: no second process can share it."));
+        Option<int> threads = new Option<int>("--threads", "-t")
+        {
+            Description = "Threads of the ui process.",
+            DefaultValueFactory = _ => defaults.UiThreads,
+            HelpName = "count",
+        }.AtLeast(1);
         Option<double> rate = new Option<double>("--rate")
         {
             Description = "The ui's operations per second, all threads together (open loop).",
@@ -31,10 +38,17 @@ internal static class ContendCommand
             DefaultValueFactory = _ => defaults.UiWriteShare,
             HelpName = "share",
         }.Between(0, 1);
-        Option<int> batch = new Option<int>("--batch") { Description = "Records per PutMany of the cli's import.", DefaultValueFactory = _ => defaults.BatchSize, HelpName = "records" }.AtLeast(1);
+        Option<int> batch = new Option<int>("--batch")
+        {
+            Description = "Records per PutMany of the cli's import.",
+            DefaultValueFactory = _ => defaults.BatchSize,
+            HelpName = "records",
+        }.AtLeast(1);
         var command = new Command("contend", "Measures a ui process's reads and writes alone, then while a cli process imports.")
         {
-            stores, threads, rate, records, writeShare, batch, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, StoreArguments.Durability, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption, ProfileArguments.Profile,
+            stores, threads, rate, records, writeShare, batch, WorkloadCommands.DurationOption,
+            WorkloadCommands.WarmupOption, StoreArguments.Durability, WorkloadCommands.JsonFileOption,
+            WorkloadCommands.WorkDirectoryOption, ProfileArguments.Profile,
         };
         command.Validators.Add(result =>
         {
@@ -65,9 +79,19 @@ internal static class ContendCommand
                 : StoreCatalog.AvailableNames;
             IReadOnlyList<ImportContentionResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
                 new ImportContention(KvBenchCli.Locate())
-                    .RunAsync(rows, settings, scratch, ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability), parseResult.InvocationConfiguration.Error.WriteLine)
+                    .RunAsync(
+                        rows,
+                        settings,
+                        scratch,
+                        ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
+                        parseResult.InvocationConfiguration.Error.WriteLine)
                     .GetAwaiter().GetResult());
-            return WorkloadCommands.Report(parseResult, [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)], results, results.Select(result => result.Failure), WorkloadTables.ContentionFindings(results));
+            return WorkloadCommands.Report(
+                parseResult,
+                [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)],
+                results,
+                results.Select(result => result.Failure),
+                WorkloadTables.ContentionFindings(results));
         });
         return command;
     }

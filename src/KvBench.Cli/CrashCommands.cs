@@ -12,8 +12,18 @@ internal static class CrashCommands
 {
     public static Command Crash()
     {
-        Option<int> rounds = new Option<int>("--rounds") { Description = "Writers (or servers) killed, one per round.", DefaultValueFactory = static _ => 50, HelpName = "count" }.AtLeast(1);
-        var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122, HelpName = "number" };
+        Option<int> rounds = new Option<int>("--rounds")
+        {
+            Description = "Writers (or servers) killed, one per round.",
+            DefaultValueFactory = static _ => 50,
+            HelpName = "count",
+        }.AtLeast(1);
+        var killMoments = new Option<int>("--kill-moments")
+        {
+            Description = "Which kill moments: the same number gives the same moments.",
+            DefaultValueFactory = static _ => 20_241_122,
+            HelpName = "number",
+        };
         var kill = new Option<CrashKill>("--kill")
         {
             Description = "What a round kills: the Writer process, or a server row's Server.",
@@ -21,19 +31,23 @@ internal static class CrashCommands
         };
         var command = new Command("crash", "Kills a writer (or its server) round after round and checks every acknowledged record.")
         {
-            rounds, seed, kill,
+            rounds, killMoments, kill,
         };
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(kill) != CrashKill.Server || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
+            if (result.GetValue(kill) != CrashKill.Server
+                || result.GetValue(StoreArguments.Store) is not { } name
+                || StoreArguments.UnknownStore(name) is not null)
             {
                 return;
             }
 
             if (StoreCatalog.Row(name) is not ServerRow row)
             {
-                result.AddError($"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {StoreArguments.CanonicalName(name)} has none.");
+                result.AddError(
+                    $"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); " +
+                        $"{StoreArguments.CanonicalName(name)} has none.");
             }
             else if (!row.IsOneProcess)
             {
@@ -41,23 +55,29 @@ internal static class CrashCommands
             }
             else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
             {
-                result.AddError($"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's own.");
+                result.AddError(
+                    $"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points " +
+                        $"{row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's " +
+                        $"own.");
             }
         });
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string store = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
             return parseResult.GetValue(kill) == CrashKill.Server
-                ? KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)).GetAwaiter().GetResult()
-                : KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed));
+                ? KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)).GetAwaiter().GetResult()
+                : KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments));
         });
         return command;
     }
 
     public static Command Writer()
     {
-        var name = new Option<string>("--name") { Description = "Whose fixed-seed records to write.", Required = true };
-        var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption) { Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records)." };
+        var name = new Option<string>("--name") { Description = "Whose numbered records to write.", Required = true };
+        var ackBeforeFlush = new Option<bool>(CrashWriter.AckBeforeFlushOption)
+        {
+            Description = "Acknowledge when Put returns even where the row needs a Flush (a control that must lose records).",
+        };
         var command = new Command(CrashWriter.CommandName, "Internal: the writer crash rounds kill; prints `ack N T` once record N is acknowledged.")
         {
             name, ackBeforeFlush,
@@ -68,7 +88,10 @@ internal static class CrashCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             CrashWriter.Run(
-                CrashWriter.Options(parseResult.GetRequiredValue(StoreArguments.Directory), parseResult.GetValue(StoreArguments.Durability), parseResult.GetValue(StoreArguments.Endpoint)),
+                CrashWriter.Options(
+                    parseResult.GetRequiredValue(StoreArguments.Directory),
+                    parseResult.GetValue(StoreArguments.Durability),
+                    parseResult.GetValue(StoreArguments.Endpoint)),
                 parseResult.GetRequiredValue(StoreArguments.Store),
                 parseResult.GetRequiredValue(name),
                 parseResult.InvocationConfiguration.Output,
@@ -78,7 +101,7 @@ internal static class CrashCommands
         return command;
     }
 
-    private static int KillWriter(ParseResult parseResult, string store, int rounds, int seed)
+    private static int KillWriter(ParseResult parseResult, string store, int rounds, int killMoments)
     {
         CrashRoundsResult result = CrashRounds.RunAsync(
             KvBenchCli.Locate(),
@@ -86,16 +109,21 @@ internal static class CrashCommands
             parseResult.GetValue(StoreArguments.Durability),
             parseResult.GetRequiredValue(StoreArguments.Directory),
             rounds,
-            seed).GetAwaiter().GetResult();
+            killMoments).GetAwaiter().GetResult();
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
         return result.Held ? ExitCodes.Ok : ExitCodes.WritesLost;
     }
 
     /// <summary>Starts KvBench's own server for the row and tier, runs the rounds on it, and stops it (its data deleted), also when they fail.</summary>
-    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int seed)
+    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments)
     {
         await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, parseResult.GetRequiredValue(StoreArguments.Directory), rounds, seed).ConfigureAwait(false);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(
+            KvBenchCli.Locate(),
+            server,
+            parseResult.GetRequiredValue(StoreArguments.Directory),
+            rounds,
+            killMoments).ConfigureAwait(false);
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
         return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
     }

@@ -41,7 +41,10 @@ internal static class DecideCommand
 
             // Read before anything is measured: a bad profile is one line and exit code 2 (ProfileException).
             DecisionProfile read = ProfileReader.Read(profileFile.FullName);
-            DecisionSettings settings = (parseResult.GetValue(quick) ? DecisionSettings.Smoke : new DecisionSettings()) with { MeasureEveryOption = parseResult.GetValue(all) };
+            DecisionSettings settings = (parseResult.GetValue(quick) ? DecisionSettings.Smoke : new DecisionSettings()) with
+            {
+                MeasureEveryOption = parseResult.GetValue(all),
+            };
             if (parseResult.GetResult(rounds) is { Implicit: false })
             {
                 settings = settings with { Rounds = parseResult.GetValue(rounds) };
@@ -54,7 +57,9 @@ internal static class DecideCommand
                 Profile = read,
                 ProfilePath = profileFile.FullName,
                 OutputFile = file.FullName,
-                Command = Regenerate(parseResult.GetValue(profile)!, file, parseResult.GetValue(quick), parseResult.GetValue(all), parseResult.GetResult(rounds) is { Implicit: false } ? settings.Rounds : null),
+                Command = Regenerate(
+                    parseResult.GetValue(profile)!, file, parseResult.GetValue(quick), parseResult.GetValue(all),
+                    parseResult.GetResult(rounds) is { Implicit: false } ? settings.Rounds : null),
                 Settings = settings,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
             };
@@ -73,11 +78,15 @@ internal static class DecideCommand
 
     /// <summary>The command as a reader types it from the directory it was run in, to regenerate the record.</summary>
     private static string Regenerate(FileInfo profile, FileInfo output, bool quick, bool all, int? rounds) =>
-        $"kvbench decide --profile {Relative(profile.FullName)} --output {Relative(output.FullName)}{(quick ? " --quick" : string.Empty)}{(all ? " --all" : string.Empty)}{(rounds is { } count ? $" --rounds {count}" : string.Empty)}";
+        $"kvbench decide --profile {Relative(profile.FullName)} --output {Relative(output.FullName)}" +
+            $"{(quick ? " --quick" : string.Empty)}{(all ? " --all" : string.Empty)}" +
+            $"{(rounds is { } count ? $" --rounds {count}" : string.Empty)}";
 
     /// <summary>The path from the current directory when it lies below it, else the full path.</summary>
     private static string Relative(string path) =>
-        Path.GetRelativePath(Environment.CurrentDirectory, path) is { } relative && !relative.StartsWith("..", StringComparison.Ordinal) && !Path.IsPathRooted(relative)
+        Path.GetRelativePath(Environment.CurrentDirectory, path) is { } relative
+            && !relative.StartsWith("..", StringComparison.Ordinal)
+            && !Path.IsPathRooted(relative)
             ? relative.Replace('\\', '/')
             : path;
 }

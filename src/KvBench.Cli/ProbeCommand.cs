@@ -24,7 +24,12 @@ internal static class ProbeCommand
     {
         var probe = new Argument<string>("probe") { Description = $"Which probe: {string.Join(", ", s_probes.Keys)}." };
         probe.AcceptOnlyFromAmong([.. s_probes.Keys]);
-        Option<int> repeats = new Option<int>("--repeats", "-r") { Description = "How many times to run it.", DefaultValueFactory = static _ => 1, HelpName = "count" }.AtLeast(1);
+        Option<int> repeats = new Option<int>("--repeats", "-r")
+        {
+            Description = "How many times to run it.",
+            DefaultValueFactory = static _ => 1,
+            HelpName = "count",
+        }.AtLeast(1);
         var quick = new Option<bool>("--quick") { Description = "The settings of `kvbench adr --quick`." };
         var full = new Option<bool>("--full") { Description = "The settings of `kvbench adr --full` (growth: past 4 GiB where the disk allows)." };
         Option<DirectoryInfo?> workDirectory = WorkloadCommands.WorkDirectory("Scratch directory for the probe's stores");
@@ -36,14 +41,18 @@ internal static class ProbeCommand
         {
             string name = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
             string which = parseResult.GetRequiredValue(probe);
-            ProbeSettings settings = parseResult.GetValue(quick) ? ProbeSettings.Quick : parseResult.GetValue(full) ? ProbeSettings.Full : ProbeSettings.Default;
+            ProbeSettings settings = parseResult.GetValue(quick)
+                ? ProbeSettings.Quick
+                : parseResult.GetValue(full) ? ProbeSettings.Full : ProbeSettings.Default;
             string scratch = parseResult.GetValue(workDirectory)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-probe-" + Guid.NewGuid().ToString("N"));
             int runs = parseResult.GetValue(repeats);
             try
             {
                 for (int run = 1; run <= runs; run++)
                 {
-                    string cell = s_probes[which](StoreCatalog.Row(name), Path.Combine(scratch, run.ToString(System.Globalization.CultureInfo.InvariantCulture)), settings);
+                    string cell = s_probes[which](StoreCatalog.Row(name), Path.Combine(
+                        scratch,
+                        run.ToString(System.Globalization.CultureInfo.InvariantCulture)), settings);
                     parseResult.InvocationConfiguration.Output.WriteLine($"{name} {which} {run}/{runs}: {cell}");
                 }
             }

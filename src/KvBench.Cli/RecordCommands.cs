@@ -6,10 +6,15 @@ using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
 
-/// <summary><c>load</c> and <c>verify</c>: fixed-seed records written by one command and checked, byte for byte, by another.</summary>
+/// <summary><c>load</c> and <c>verify</c>: numbered records written by one command and checked, byte for byte, by another.</summary>
 internal static class RecordCommands
 {
-    private static readonly Option<long> s_records = new Option<long>("--records", "-n") { Description = "How many records.", Required = true, HelpName = "count" }.AtLeast(1);
+    private static readonly Option<long> s_records = new Option<long>("--records", "-n")
+    {
+        Description = "How many records.",
+        Required = true,
+        HelpName = "count",
+    }.AtLeast(1);
 
     /// <summary>One length, not a distribution as on the workload commands: these records have no version stamp to hold.</summary>
     private static readonly Option<int> s_valueBytes = new Option<int>("--value-bytes")
@@ -19,10 +24,10 @@ internal static class RecordCommands
         HelpName = "bytes",
     }.AtLeast(0);
 
-    private static readonly Option<ulong> s_seed = new("--seed")
+    private static readonly Option<ulong> s_recordSet = new("--record-set")
     {
-        Description = "Which records: the same seed gives the same bytes.",
-        DefaultValueFactory = static _ => RecordSet.DefaultSeed,
+        Description = "Which records: the same number gives the same bytes.",
+        DefaultValueFactory = static _ => RecordSet.DefaultNumber,
         HelpName = "number",
     };
 
@@ -41,9 +46,9 @@ internal static class RecordCommands
             DefaultValueFactory = static _ => 1000,
             HelpName = "records",
         }.AtLeast(1);
-        var command = new Command("load", "Writes records 0 to N-1 of a fixed-seed record set, then flushes.")
+        var command = new Command("load", "Writes records 0 to N-1 of a numbered record set, then flushes.")
         {
-            s_records, s_valueBytes, s_seed, s_valueVersion, batch,
+            s_records, s_valueBytes, s_recordSet, s_valueVersion, batch,
         };
         StoreArguments.AddTo(command);
         StoreArguments.AddEndpointTo(command);
@@ -60,7 +65,8 @@ internal static class RecordCommands
                 return count;
             });
             parseResult.InvocationConfiguration.Output.WriteLine(
-                $"Loaded {count:N0} records of {records.ValueBytes:N0} bytes (seed {records.Seed}) into {store.Name} in {clock.Elapsed.TotalSeconds:0.00} s.");
+                $"Loaded {count:N0} records of {records.ValueBytes:N0} bytes (record set {records.Number}) into " +
+                    $"{store.Name} in {clock.Elapsed.TotalSeconds:0.00} s.");
             return ExitCodes.Ok;
         });
         return command;
@@ -68,10 +74,16 @@ internal static class RecordCommands
 
     public static Command Verify()
     {
-        Option<long?> sample = new Option<long?>("--sample") { Description = "Read back only this many records, spread evenly; all of them when left out.", HelpName = "count" }.AtLeast(1);
-        var command = new Command("verify", $"Reads back the records `load` wrote and compares every byte; exit code {ExitCodes.VerificationFailed} when any differs.")
+        Option<long?> sample = new Option<long?>("--sample")
         {
-            s_records, s_valueBytes, s_seed, s_valueVersion, sample,
+            Description = "Read back only this many records, spread evenly; all of them when left out.",
+            HelpName = "count",
+        }.AtLeast(1);
+        var command = new Command(
+            "verify",
+            $"Reads back the records `load` wrote and compares every byte; exit code {ExitCodes.VerificationFailed} when any differs.")
+        {
+            s_records, s_valueBytes, s_recordSet, s_valueVersion, sample,
         };
         StoreArguments.AddTo(command, readsOnly: true);
         StoreArguments.AddEndpointTo(command);
@@ -84,7 +96,8 @@ internal static class RecordCommands
             if (!result.Ok)
             {
                 parseResult.InvocationConfiguration.Error.WriteLine(
-                    $"kvbench: {store.Name}: {result.Missing:N0} of {result.Checked:N0} records missing and {result.Wrong:N0} wrong (first bad index {result.FirstBadIndex}).");
+                    $"kvbench: {store.Name}: {result.Missing:N0} of {result.Checked:N0} records missing and " +
+                        $"{result.Wrong:N0} wrong (first bad index {result.FirstBadIndex}).");
                 return ExitCodes.VerificationFailed;
             }
 
@@ -95,5 +108,5 @@ internal static class RecordCommands
     }
 
     private static RecordSet Records(ParseResult parseResult) =>
-        new(parseResult.GetValue(s_valueBytes), parseResult.GetValue(s_seed));
+        new(parseResult.GetValue(s_valueBytes), parseResult.GetValue(s_recordSet));
 }

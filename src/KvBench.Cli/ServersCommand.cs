@@ -36,7 +36,9 @@ internal static class ServersCommand
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            string[] names = parseResult.GetValue(stores) is { Length: > 0 } chosen ? [.. chosen.Select(StoreArguments.CanonicalName)] : [.. StoreCatalog.AvailableServerNames];
+            string[] names = parseResult.GetValue(stores) is { Length: > 0 } chosen
+                ? [.. chosen.Select(StoreArguments.CanonicalName)]
+                : [.. StoreCatalog.AvailableServerNames];
             var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
             void Stop(PosixSignalContext context)
             {
@@ -118,7 +120,10 @@ internal static class ServersCommand
             var section = new PublishedClaimsSection(settings);
             try
             {
-                section.MeasureAsync(new AdrContext(directory, directory, cli: null, parseResult.InvocationConfiguration.Error.WriteLine)).GetAwaiter().GetResult();
+                section.MeasureAsync(
+                    new AdrContext(
+                        directory, directory, cli: null,
+                        parseResult.InvocationConfiguration.Error.WriteLine)).GetAwaiter().GetResult();
             }
             finally
             {

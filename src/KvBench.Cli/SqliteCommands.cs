@@ -18,21 +18,36 @@ internal static class SqliteCommands
         var defaults = new SqliteSuiteSettings();
         return new Command("sqlite", "Measures SQLite's connection strategies, busy trap, upsert forms and pragmas.")
         {
-            Sweep("strategies", "Runs three mixes at each thread count on Sqlite_WAL and every SQLite strategy row.", defaults.Strategies, (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
+            Sweep(
+                "strategies",
+                "Runs three mixes at each thread count on Sqlite_WAL and every SQLite strategy row.",
+                defaults.Strategies,
+                (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
             Busy(defaults.BusyTrap),
-            Sweep("upsert", "Runs reads and overwrites on Sqlite_WAL with each upsert statement.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
+            Sweep(
+                "upsert",
+                "Runs reads and overwrites on Sqlite_WAL with each upsert statement.",
+                defaults.Tuning,
+                (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
             All(),
-            Sweep("pragmas", "Runs reads and overwrites on Sqlite_WAL with and without larger cache_size and mmap_size.", defaults.Tuning, (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
+            Sweep(
+                "pragmas",
+                "Runs reads and overwrites on Sqlite_WAL with and without larger cache_size and mmap_size.",
+                defaults.Tuning,
+                (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
         };
     }
 
-    private static Command Sweep(string name, string description, SuiteSettings defaults, Func<SuiteSettings, string, Action<string>, IReadOnlyList<WorkloadResult>> run)
+    private static Command Sweep(
+        string name, string description, SuiteSettings defaults, Func<SuiteSettings, string, Action<string>,
+        IReadOnlyList<WorkloadResult>> run)
     {
         Option<long> records = WorkloadCommands.Records("Records loaded before the runs.", defaults.Records);
         Option<int[]> threadCounts = WorkloadCommands.ThreadCounts($"Thread counts (default {string.Join(',', defaults.SweepThreads)}).");
         var command = new Command(name, description)
         {
-            records, threadCounts, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
+            records, threadCounts, WorkloadCommands.DurationOption, WorkloadCommands.WarmupOption,
+            WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
@@ -43,7 +58,8 @@ internal static class SqliteCommands
                 Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.WarmupOption)),
                 Duration = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.DurationOption)),
             };
-            IReadOnlyList<WorkloadResult> results = WorkloadCommands.InScratch(parseResult, scratch => run(settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            IReadOnlyList<WorkloadResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
+                run(settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
             return WorkloadCommands.Report(parseResult, results, WorkloadTables.Threads(results), results);
         });
         return command;
@@ -61,7 +77,10 @@ internal static class SqliteCommands
         {
             bool isFull = parseResult.GetValue(full);
             SqliteResults results = WorkloadCommands.InScratch(parseResult, scratch =>
-                SqliteSuites.All(isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+                SqliteSuites.All(
+                    isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation,
+                    scratch,
+                    parseResult.InvocationConfiguration.Error.WriteLine));
             var output = new System.Text.StringBuilder();
             SqliteTables.WriteSection(output, results, isFull ? "kvbench sqlite all --full" : "kvbench sqlite all");
             parseResult.InvocationConfiguration.Output.Write(output.ToString());
@@ -78,16 +97,36 @@ internal static class SqliteCommands
 
     private static Command Busy(BusyTrapSettings defaults)
     {
-        Option<int> writes = new Option<int>("--writes") { Description = "Writes, each to a record of its own.", DefaultValueFactory = _ => defaults.Writes, HelpName = "count" }.AtLeast(1);
-        Option<int> writers = new Option<int>("--writers") { Description = "Asynchronous writers in flight at once.", DefaultValueFactory = _ => defaults.Writers, HelpName = "count" }.AtLeast(1);
-        Option<int> pool = new Option<int>("--pool") { Description = "Connections of the naive pool.", DefaultValueFactory = _ => defaults.PoolConnections, HelpName = "count" }.AtLeast(1);
+        Option<int> writes = new Option<int>("--writes")
+        {
+            Description = "Writes, each to a record of its own.",
+            DefaultValueFactory = _ => defaults.Writes,
+            HelpName = "count",
+        }.AtLeast(1);
+        Option<int> writers = new Option<int>("--writers")
+        {
+            Description = "Asynchronous writers in flight at once.",
+            DefaultValueFactory = _ => defaults.Writers,
+            HelpName = "count",
+        }.AtLeast(1);
+        Option<int> pool = new Option<int>("--pool")
+        {
+            Description = "Connections of the naive pool.",
+            DefaultValueFactory = _ => defaults.PoolConnections,
+            HelpName = "count",
+        }.AtLeast(1);
         var command = new Command("busy", "Reproduces the SQLITE_BUSY trap through a naive pool, a pool of one and every SQLite row.")
         {
             writes, writers, pool, WorkloadCommands.JsonFileOption, WorkloadCommands.WorkDirectoryOption,
         };
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
-            var settings = new BusyTrapSettings { Writes = parseResult.GetValue(writes), Writers = parseResult.GetValue(writers), PoolConnections = parseResult.GetValue(pool) };
+            var settings = new BusyTrapSettings
+            {
+                Writes = parseResult.GetValue(writes),
+                Writers = parseResult.GetValue(writers),
+                PoolConnections = parseResult.GetValue(pool),
+            };
             IReadOnlyList<BusyTrapResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
                 BusyTrap.Run(SqliteSuites.StrategyRows, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
             int exitCode = WorkloadCommands.Report(parseResult, [], SqliteTables.BusyTrap(results), results);

@@ -62,9 +62,14 @@ internal static class StoreArguments
         command.Options.Add(Endpoint);
         command.Validators.Add(static result =>
         {
-            if (result.GetValue(Endpoint) is not null && result.GetValue(Store) is { } store && UnknownStore(store) is null && StoreCatalog.Row(store) is not ServerRow)
+            if (result.GetValue(Endpoint) is not null
+                && result.GetValue(Store) is { } store
+                && UnknownStore(store) is null
+                && StoreCatalog.Row(store) is not ServerRow)
             {
-                result.AddError($"--endpoint points a server row ({string.Join(", ", StoreCatalog.ServerNames)}) at its server; {CanonicalName(store)} keeps its data in --dir.");
+                result.AddError(
+                    $"--endpoint points a server row ({string.Join(", ", StoreCatalog.ServerNames)}) at its server; " +
+                        $"{CanonicalName(store)} keeps its data in --dir.");
             }
         });
     }

@@ -23,7 +23,9 @@ internal static class StoresCommand
                 console.Profile.Width = 240;
             }
 
-            var table = new Table().AddColumns("Store", "Multi-process", "Max key bytes", "Max value bytes", "Ordered prefix scan", "Durability", "Grows", "Available here");
+            var table = new Table().AddColumns(
+                "Store", "Multi-process", "Max key bytes", "Max value bytes", "Ordered prefix scan", "Durability",
+                "Grows", "Available here");
             foreach (string name in StoreCatalog.AllNames)
             {
                 StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(name);

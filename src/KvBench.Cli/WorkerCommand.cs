@@ -12,12 +12,19 @@ internal static class WorkerCommand
 {
     public static Command Create()
     {
-        var name = new Option<string>("--name") { Description = "This worker's name; it writes that name's fixed-seed records.", Required = true };
+        var name = new Option<string>("--name") { Description = "This worker's name; it writes that name's numbered records.", Required = true };
         var peer = new Option<string>("--peer") { Description = "The other worker's name, whose records this one reads.", Required = true };
-        Option<int> pause = new Option<int>("--pause-ms") { Description = "Pause after each write and read; 0 writes as fast as the store allows.", DefaultValueFactory = static _ => 5 }.AtLeast(0);
+        Option<int> pause = new Option<int>("--pause-ms")
+        {
+            Description = "Pause after each write and read; 0 writes as fast as the store allows.",
+            DefaultValueFactory = static _ => 5,
+        }.AtLeast(0);
         Option<int> minimumWrites = new Option<int>("--min-writes") { Description = "Records to write before a stop request is honoured." }.AtLeast(0);
         var noFlush = new Option<bool>("--no-flush") { Description = "Do not flush after each write (what does an acknowledged, unflushed write survive?)." };
-        Option<long?> initialSize = new Option<long?>("--initial-size") { Description = "Ask the row for this start size in bytes, so it grows while both processes write." }.AtLeast(1);
+        Option<long?> initialSize = new Option<long?>("--initial-size")
+        {
+            Description = "Ask the row for this start size in bytes, so it grows while both processes write.",
+        }.AtLeast(1);
         Option<int> maxSeconds = MaxSeconds("Ends the worker after this long even without a stop request.");
         var command = new Command(
             WorkerOptions.CommandName,
@@ -52,7 +59,11 @@ internal static class WorkerCommand
     /// <summary><c>contend-worker</c>: one side (ui or cli) of <c>kvbench contend</c>.</summary>
     public static Command CreateContention()
     {
-        var role = new Option<ImportContentionRole>("--role") { Description = "Ui: a timed workload that looks for the cli's batches; Cli: a bulk import.", Required = true };
+        var role = new Option<ImportContentionRole>("--role")
+        {
+            Description = "Ui: a timed workload that looks for the cli's batches; Cli: a bulk import.",
+            Required = true,
+        };
         var settings = new Option<string>("--settings") { Description = "The run's settings as JSON (ImportContentionSettings).", Required = true };
         settings.Validators.Add(result =>
         {

@@ -51,9 +51,15 @@ internal static class WorkloadCommands
 
     private static readonly Option<string[]> s_stores = StoreList("Rows to run; every row available here when left out.", StoreArguments.UnknownStore);
 
-    internal static readonly Option<LengthDistribution> KeyBytesOption = Lengths("--key-bytes", "Each key's length: 16, 16..64 or 90%:16,10%:200.", WorkloadSpec.DefaultKeyBytes);
+    internal static readonly Option<LengthDistribution> KeyBytesOption = Lengths(
+        "--key-bytes",
+        "Each key's length: 16, 16..64 or 90%:16,10%:200.",
+        WorkloadSpec.DefaultKeyBytes);
 
-    internal static readonly Option<LengthDistribution> ValueBytesOption = Lengths("--value-bytes", "Each value's length: 128, 100..4096 or 80%:200,20%:40KiB.", WorkloadSpec.DefaultValueBytes);
+    internal static readonly Option<LengthDistribution> ValueBytesOption = Lengths(
+        "--value-bytes",
+        "Each value's length: 128, 100..4096 or 80%:200,20%:40KiB.",
+        WorkloadSpec.DefaultValueBytes);
 
     internal static readonly Option<KeyShape> KeyShapeOption = new("--key-shape")
     {
@@ -78,7 +84,11 @@ internal static class WorkloadCommands
         });
         Option<string[]> mix = ListOptions.Names("--mix", "Operation shares instead of a workload, e.g. read=0.5,update=0.5.", BadMix);
         mix.HelpName = "shares";
-        var distribution = new Option<KeyDistribution?>("--distribution") { Description = "Uniform, Zipfian or Latest (default: the workload's, or Zipfian).", HelpName = "name" };
+        var distribution = new Option<KeyDistribution?>("--distribution")
+        {
+            Description = "Uniform, Zipfian or Latest (default: the workload's, or Zipfian).",
+            HelpName = "name",
+        };
         Option<double?> rate = new Option<double?>("--rate")
         {
             Description = "Operations per second of all threads together, open loop; closed loop when left out.",
@@ -87,7 +97,8 @@ internal static class WorkloadCommands
         var load = new Option<bool>("--load") { Description = "Load the records first; else the store in --dir must hold them." };
         var command = new Command("run", "Runs one workload on one store and prints throughput and latency per operation.")
         {
-            workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, DurationOption, WarmupOption, rate, load, JsonFileOption, ProfileArguments.Profile,
+            workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads,
+            DurationOption, WarmupOption, rate, load, JsonFileOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.AddTo(command);
@@ -121,7 +132,9 @@ internal static class WorkloadCommands
                 Threads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
                 TargetOperationsPerSecond = parseResult.GetValue(rate) ?? profile?.Rate,
             };
-            using IKeyValueStore store = StoreArguments.Open(parseResult, durability: ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability));
+            using IKeyValueStore store = StoreArguments.Open(
+                parseResult,
+                durability: ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability));
             if (parseResult.GetValue(load))
             {
                 LoadProgress.Run(loads =>
@@ -145,7 +158,9 @@ internal static class WorkloadCommands
         workloads.HelpName = "names";
         var command = new Command("ycsb", "Runs the YCSB workloads A to F on every chosen row, each loaded once in a fresh directory.")
         {
-            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
+            s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads,
+            StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -154,10 +169,20 @@ internal static class WorkloadCommands
                 ? [.. names.Select(YcsbWorkloads.Named)]
                 : [.. YcsbWorkloads.All];
             ProfileWorkload? profile = ProfileArguments.Workload(parseResult);
-            SuiteSettings settings = Suite(parseResult, profile) with { YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads) };
+            SuiteSettings settings = Suite(parseResult, profile) with
+            {
+                YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
+            };
             Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Ycsb(Rows(parseResult), chosen, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, directory => new StoreOptions { Directory = directory, Durability = durability })));
+                WorkloadSuites.Ycsb(
+                    Rows(parseResult),
+                    chosen,
+                    settings,
+                    scratch,
+                    parseResult.InvocationConfiguration.Error.WriteLine,
+                    loads,
+                    directory => new StoreOptions { Directory = directory, Durability = durability })));
             return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
         });
         return command;
@@ -166,15 +191,22 @@ internal static class WorkloadCommands
     /// <summary><c>kvbench sweep threads|scale</c>.</summary>
     public static Command Sweep()
     {
-        var what = new Argument<string>("what") { Description = "threads (three mixes at each thread count) or scale (point and scan costs at each record count)." };
+        var what = new Argument<string>("what")
+        {
+            Description = "threads (three mixes at each thread count) or scale (point and scan costs at each record count).",
+        };
         what.AcceptOnlyFromAmong("threads", "scale");
         var defaults = new SuiteSettings();
         Option<int[]> threadCounts = ThreadCounts($"Thread counts of a threads sweep (default {string.Join(',', defaults.SweepThreads)}).");
-        Option<long[]> recordCounts = ListOptions.Numbers<long>("--record-counts", $"Record counts of a scale sweep (default {string.Join(',', defaults.ScaleRecords)}).").AtLeast(1);
+        Option<long[]> recordCounts = ListOptions.Numbers<long>(
+            "--record-counts",
+            $"Record counts of a scale sweep (default {string.Join(',', defaults.ScaleRecords)}).").AtLeast(1);
         recordCounts.HelpName = "counts";
         var command = new Command("sweep", "Runs the thread sweep or the scale sweep on every chosen row.")
         {
-            what, s_stores, s_records, threadCounts, recordCounts, KeyBytesOption, KeyShapeOption, ValueBytesOption, StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption, ProfileArguments.Profile,
+            what, s_stores, s_records, threadCounts, recordCounts, KeyBytesOption, KeyShapeOption, ValueBytesOption,
+            StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.SetGuardedAction(command, parseResult =>
@@ -198,12 +230,21 @@ internal static class WorkloadCommands
             {
                 IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                     WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-                return Report(parseResult, [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])], WorkloadTables.Scale(points), points);
+                return Report(
+                    parseResult,
+                    [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])],
+                    WorkloadTables.Scale(points),
+                    points);
             }
 
             IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-            return Report(parseResult, [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)], results, results.Select(result => result.Failure), [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
+            return Report(
+                parseResult,
+                [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)],
+                results,
+                results.Select(result => result.Failure),
+                [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
         });
         return command;
     }
@@ -215,7 +256,13 @@ internal static class WorkloadCommands
         foreach (string part in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
             string[] pair = part.Split('=', 2, StringSplitOptions.TrimEntries);
-            if (pair.Length != 2 || !double.TryParse(pair[1], System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double share) || share < 0)
+            if (pair.Length != 2
+                || !double.TryParse(
+                    pair[1],
+                    System.Globalization.NumberStyles.Float,
+                    System.Globalization.CultureInfo.InvariantCulture,
+                    out double share)
+                || share < 0)
             {
                 throw new ArgumentException($"'{part}' is not an operation share: write name=number, e.g. read=0.5.");
             }
@@ -243,7 +290,10 @@ internal static class WorkloadCommands
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
     };
 
-    /// <summary>The suites' settings: the lengths, key shape and records from the options, or from <paramref name="profile"/> where an option was left out.</summary>
+    /// <summary>
+    /// The suites' settings: the lengths, key shape and records from the options, or from <paramref name="profile"/>
+    /// where an option was left out.
+    /// </summary>
     private static SuiteSettings Suite(ParseResult parseResult, ProfileWorkload? profile) => new()
     {
         Records = ProfileArguments.Choose(parseResult, s_records, profile, given => given.Records),
@@ -262,7 +312,8 @@ internal static class WorkloadCommands
     /// <summary>Runs <paramref name="run"/> in --work-dir, or in a new temporary folder it removes afterwards.</summary>
     internal static T InScratch<T>(ParseResult parseResult, Func<string, T> run)
     {
-        string scratch = parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
+        string scratch = parseResult.GetValue(WorkDirectoryOption)?.FullName
+            ?? Path.Combine(Path.GetTempPath(), "kvbench-workload-" + Guid.NewGuid().ToString("N"));
         try
         {
             return run(scratch);
@@ -284,7 +335,9 @@ internal static class WorkloadCommands
     /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
     /// where asked, and prints each failure on a line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
-    internal static int Report(ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures, IEnumerable<string>? notes = null)
+    internal static int Report(
+        ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures,
+        IEnumerable<string>? notes = null)
     {
         var output = new StringBuilder();
         foreach (MarkdownTable table in tables)

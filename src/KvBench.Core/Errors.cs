@@ -32,7 +32,11 @@ public sealed class StoreLockedException : StoreDirectoryException
 {
     /// <summary>Creates the error for <paramref name="storeName"/> at <paramref name="directory"/>.</summary>
     public StoreLockedException(string storeName, string directory, Exception? innerException = null)
-        : base($"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.", storeName, directory, innerException)
+        : base(
+            $"{storeName} at '{directory}' is locked by another process; it allows one process at a time for this access mode.",
+            storeName,
+            directory,
+            innerException)
     {
     }
 
@@ -41,7 +45,11 @@ public sealed class StoreLockedException : StoreDirectoryException
     /// (another row over the same files, in this process or another) has open in a way the two cannot share.
     /// </summary>
     public StoreLockedException(string storeName, string directory, string heldBy, Exception? innerException = null)
-        : base($"{storeName} at '{directory}' is locked: {heldBy} has the same files open, and the two cannot share them.", storeName, directory, innerException)
+        : base(
+            $"{storeName} at '{directory}' is locked: {heldBy} has the same files open, and the two cannot share them.",
+            storeName,
+            directory,
+            innerException)
         => HeldBy = heldBy;
 
     /// <summary>The row that holds the store, where it is known to be another row over the same files; otherwise <see langword="null"/>.</summary>

@@ -9,7 +9,10 @@ public enum MultiProcessLevel
     /// <summary>One process at a time; a second open fails fast with <see cref="StoreLockedException"/>.</summary>
     Exclusive,
 
-    /// <summary>One process writes; others open with <see cref="StoreAccess.ReadOnly"/> or <see cref="StoreAccess.Secondary"/> and see flushed writes.</summary>
+    /// <summary>
+    /// One process writes; others open with <see cref="StoreAccess.ReadOnly"/> or <see cref="StoreAccess.Secondary"/>
+    /// and see flushed writes.
+    /// </summary>
     OneWriter,
 
     /// <summary>Several processes read and write at once; each sees the others' committed writes.</summary>

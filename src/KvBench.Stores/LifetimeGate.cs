@@ -94,7 +94,9 @@ internal sealed class LifetimeGate
     {
         if (_slots.Current[Depth] != 0)
         {
-            throw new InvalidOperationException("A store cannot be disposed from inside one of its own calls (say, a PutMany enumerator): Dispose waits for that call to end.");
+            throw new InvalidOperationException(
+                "A store cannot be disposed from inside one of its own calls (say, a PutMany enumerator): Dispose " +
+                    "waits for that call to end.");
         }
 
         lock (_exclusive)

@@ -64,7 +64,9 @@ public sealed class ProcessRowHost : RowHost
             // An empty value would unset the variable rather than publish it.
             if (name.Length == 0 || name.Contains('=', StringComparison.Ordinal) || string.IsNullOrEmpty(value))
             {
-                throw new ArgumentException($"The server of {rowName} cannot publish '{name}={value}': a variable needs a name without '=' and a value.", nameof(publishes));
+                throw new ArgumentException(
+                    $"The server of {rowName} cannot publish '{name}={value}': a variable needs a name without '=' and a value.",
+                    nameof(publishes));
             }
         }
     }
@@ -188,7 +190,9 @@ public sealed class ProcessRowHost : RowHost
                 {
                     // Waits for its output to end too, so the error quotes its last words.
                     await process.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
-                    throw new StoreUnavailableException(_rowName, $"its server `{_startInfo.FileName}` exited with code {process.ExitCode} before it was ready{LastLines()}");
+                    throw new StoreUnavailableException(
+                        _rowName,
+                        $"its server `{_startInfo.FileName}` exited with code {process.ExitCode} before it was ready{LastLines()}");
                 }
 
                 await Task.Delay(s_pollInterval, timeout.Token).ConfigureAwait(false);
@@ -196,7 +200,9 @@ public sealed class ProcessRowHost : RowHost
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            throw new StoreUnavailableException(_rowName, $"its server `{_startInfo.FileName}` was not ready within {_readyTimeout.TotalSeconds:0.#} s{LastLines()}");
+            throw new StoreUnavailableException(
+                _rowName,
+                $"its server `{_startInfo.FileName}` was not ready within {_readyTimeout.TotalSeconds:0.#} s{LastLines()}");
         }
     }
 

@@ -26,7 +26,10 @@ internal static class PublishedVariables
         }
     }
 
-    /// <summary>Takes back what <paramref name="owner"/> published for <paramref name="name"/>, leaving the newest other owner's value, or the value from before.</summary>
+    /// <summary>
+    /// Takes back what <paramref name="owner"/> published for <paramref name="name"/>, leaving the newest other owner's
+    /// value, or the value from before.
+    /// </summary>
     public static void Withdraw(object owner, string name)
     {
         lock (s_lock)

@@ -106,7 +106,10 @@ public sealed class RowHostGroup : RowHost
         }
     }
 
-    /// <summary>Sets what the members publish in this process's environment (<see cref="PublishedVariables"/>: another group may publish the same variables at the same time).</summary>
+    /// <summary>
+    /// Sets what the members publish in this process's environment (<see cref="PublishedVariables"/>: another group may
+    /// publish the same variables at the same time).
+    /// </summary>
     /// <exception cref="InvalidOperationException">Two members publish one variable with different values.</exception>
     private void Publish()
     {

@@ -101,7 +101,10 @@ public static class StoreCatalog
     /// <summary>The server row named <paramref name="name"/>.</summary>
     /// <exception cref="ArgumentException">No row is named so, or the row it names is no server row.</exception>
     public static ServerRow ServerRowNamed(string name) =>
-        Row(name) as ServerRow ?? throw new ArgumentException($"{name} is not a server row; the server rows are {string.Join(", ", ServerNames)}.", nameof(name));
+        Row(name) as ServerRow
+            ?? throw new ArgumentException(
+                $"{name} is not a server row; the server rows are {string.Join(", ", ServerNames)}.",
+                nameof(name));
 
     /// <summary>
     /// The server rows whose server is installed here or can be (or that point at a user's server). Asked when read, not

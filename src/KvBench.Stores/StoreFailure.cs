@@ -35,7 +35,8 @@ internal static class StoreFailures
     {
         StoreFailure.Damaged => new StoreDamagedException(storeName, directory, error),
         StoreFailure.Full => new StoreFullException(storeName, directory, error),
-        StoreFailure.Failed when error is not KeyValueStoreException => new KeyValueStoreException($"{storeName} at '{directory}' failed: {error.Message}", error),
+        StoreFailure.Failed when error is not KeyValueStoreException =>
+            new KeyValueStoreException($"{storeName} at '{directory}' failed: {error.Message}", error),
         _ => null,
     };
 
@@ -52,7 +53,10 @@ internal static class StoreFailures
         _ => null,
     };
 
-    /// <summary>What an error means from an engine with no classifier of its own: .NET's I/O errors are failures of the store, anything else is passed on.</summary>
+    /// <summary>
+    /// What an error means from an engine with no classifier of its own: .NET's I/O errors are failures of the store,
+    /// anything else is passed on.
+    /// </summary>
     public static StoreFailure DotNetIo(Exception error) =>
         error is IOException or UnauthorizedAccessException ? StoreFailure.Failed : StoreFailure.NotEngine;
 

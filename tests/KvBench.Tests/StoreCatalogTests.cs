@@ -42,7 +42,8 @@ public sealed class StoreCatalogTests
         foreach (string name in StoreCatalog.Names.Except(StoreCatalog.AvailableNames))
         {
             using var directory = new TempDirectory();
-            StoreUnavailableException error = Assert.Throws<StoreUnavailableException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path }));
+            StoreUnavailableException error = Assert.Throws<StoreUnavailableException>(() =>
+                StoreCatalog.Open(name, new StoreOptions { Directory = directory.Path }));
             Assert.Equal(StoreCatalog.UnavailableReason(name), error.Reason);
         }
     }

@@ -1,12 +1,12 @@
 namespace KvBench.Tests;
 
-/// <summary>Fixed-seed bytes, so a failing case fails the same way on every run.</summary>
+/// <summary>Bytes from a fixed random stream, so a failing case fails the same way on every run.</summary>
 public static class TestData
 {
-    public static byte[] Bytes(int length, int seed)
+    public static byte[] Bytes(int length, int stream)
     {
         byte[] bytes = new byte[length];
-        new Random(seed).NextBytes(bytes);
+        new Random(stream).NextBytes(bytes);
         return bytes;
     }
 

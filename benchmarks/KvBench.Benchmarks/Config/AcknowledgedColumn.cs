@@ -30,7 +30,11 @@ internal sealed class AcknowledgedColumn : IColumn
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    public string Legend => $"What an acknowledged write had reached: the benchmark's tier (Buffered: survives a killed process; Synced: also a power cut), \"{AcknowledgedTier.MemoryUntilFlush}\" for a store that holds writes in its own memory until a checkpoint, \"{AcknowledgedTier.MemoryOnly}\" for the floor, and for a server whose setting for the tier keeps less, what it keeps (\"server memory up to ...\")";
+    public string Legend =>
+        $"What an acknowledged write had reached: the benchmark's tier (Buffered: survives a killed process; Synced: " +
+            $"also a power cut), \"{AcknowledgedTier.MemoryUntilFlush}\" for a store that holds writes in its own " +
+            $"memory until a checkpoint, \"{AcknowledgedTier.MemoryOnly}\" for the floor, and for a server whose " +
+            $"setting for the tier keeps less, what it keeps (\"server memory up to ...\")";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
 

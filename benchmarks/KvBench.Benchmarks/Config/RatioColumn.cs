@@ -27,7 +27,10 @@ internal sealed class RatioColumn : IColumn
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    public string Legend => $"Median ÷ median of the reference row in this run, with its {RatioInterval.Confidence:0%} bootstrap confidence interval: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
+    public string Legend =>
+        $"Median ÷ median of the reference row in this run, with its {RatioInterval.Confidence:0%} bootstrap " +
+            $"confidence interval: <Row> ÷ <Row>{RowVariants.RawSuffix} (the adapter's cost), <Row>" +
+            $"{RowVariants.NaiveSuffix} ÷ <Row> (the naive usage's cost)";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, summary.Style);
 
@@ -44,7 +47,11 @@ internal sealed class RatioColumn : IColumn
         }
 
         RowRatio? ratio = PointRatios.Compute(SummaryResults.From(summary))
-            .FirstOrDefault(ratio => ratio.Row == result.Row && ratio.Method == result.Method && ratio.ValueBytes == result.ValueBytes && ratio.Threads == result.Threads);
+            .FirstOrDefault(ratio =>
+                ratio.Row == result.Row
+                    && ratio.Method == result.Method
+                    && ratio.ValueBytes == result.ValueBytes
+                    && ratio.Threads == result.Threads);
         return ratio is null ? "-" : ratio.Formatted;
     }
 

@@ -33,6 +33,9 @@ internal sealed class ReadsBeforeWritesOrderer : IOrderer
     public string? GetLogicalGroupKey(ImmutableArray<BenchmarkCase> allBenchmarksCases, BenchmarkCase benchmarkCase) =>
         Default.GetLogicalGroupKey(allBenchmarksCases, benchmarkCase);
 
-    public IEnumerable<IGrouping<string, BenchmarkCase>> GetLogicalGroupOrder(IEnumerable<IGrouping<string, BenchmarkCase>> logicalGroups, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
+    public IEnumerable<IGrouping<string, BenchmarkCase>> GetLogicalGroupOrder(
+        IEnumerable<IGrouping<string,
+        BenchmarkCase>> logicalGroups,
+        IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
         Default.GetLogicalGroupOrder(logicalGroups, order);
 }

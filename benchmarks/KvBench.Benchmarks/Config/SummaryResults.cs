@@ -26,6 +26,14 @@ internal static class SummaryResults
 
         long? allocated = report.GcStats.GetBytesAllocatedPerOperation(benchmarkCase);
         int threads = benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == nameof(ThreadedPointOperations.Threads))?.Value is int value ? value : 1;
-        return new PointResult(benchmarkCase.Descriptor.WorkloadMethod.Name, row, valueBytes, statistics.Mean, statistics.Median, allocated, statistics.OriginalValues, threads);
+        return new PointResult(
+            benchmarkCase.Descriptor.WorkloadMethod.Name,
+            row,
+            valueBytes,
+            statistics.Mean,
+            statistics.Median,
+            allocated,
+            statistics.OriginalValues,
+            threads);
     }
 }

@@ -30,7 +30,9 @@ internal static class PairedPrice
         ArgumentNullException.ThrowIfNull(log);
         string[] measured = [.. rows.Where(row => PointTargets.Names.Contains(RowVariants.Name(row, RowVariantKind.Raw)))];
         string[] nulls = [.. settings.NullRows.Where(raw => measured.Select(row => RowVariants.Name(row, RowVariantKind.Raw)).Contains(raw))];
-        Dictionary<string, List<IReadOnlyList<PairedCell>>> workers = measured.Concat(nulls).ToDictionary(row => row, _ => new List<IReadOnlyList<PairedCell>>());
+        Dictionary<string, List<IReadOnlyList<PairedCell>>> workers = measured.Concat(nulls).ToDictionary(
+            row => row,
+            _ => new List<IReadOnlyList<PairedCell>>());
         var problems = new List<string>();
 
         // Pass by pass, every row once per pass: a row's processes run minutes apart, not back to back, so what the
@@ -71,7 +73,9 @@ internal static class PairedPrice
                 RunWorkerInto(workers[row], problems, row, process, settings, cells);
             }
 
-            log($"Paired adapter ÷ raw, process {process + 1} of the {undecided.Values.Sum(cells => cells.Length)} cells still inconclusive: {clock.Elapsed.TotalSeconds:0} s");
+            log(
+                $"Paired adapter ÷ raw, process {process + 1} of the {undecided.Values.Sum(cells => cells.Length)} " +
+                    $"cells still inconclusive: {clock.Elapsed.TotalSeconds:0} s");
         }
 
         List<RowRatio> RatiosOf(IEnumerable<string> sides) => [.. sides.SelectMany(row => workers[row].SelectMany(cells => cells)
@@ -79,7 +83,9 @@ internal static class PairedPrice
             .Select(cell =>
             {
                 (double ratio, (double Low, double High)? interval) = Pooled(cell);
-                return new RowRatio(cell.Key.Method, cell.Key.ValueBytes, row, PairedPriceWorker.ReferenceOf(row), ratio, interval, cell.Key.Threads, CallTimeOf(cell), cell.Count());
+                return new RowRatio(
+                    cell.Key.Method, cell.Key.ValueBytes, row, PairedPriceWorker.ReferenceOf(row), ratio, interval,
+                    cell.Key.Threads, CallTimeOf(cell), cell.Count());
             }))];
         return (new PairedRatios(RatiosOf(measured), settings, RatiosOf(nulls)), problems);
     }
@@ -89,7 +95,10 @@ internal static class PairedPrice
         [.. new[] { PointMethods.Get, PointMethods.Put }.SelectMany(method => new[] { 1, settings.ManyThreads }
             .Select(threads => new PairedCellKey(method, settings.ManyThreadsValueBytes, threads)))];
 
-    /// <summary>The cells of <paramref name="workers"/> with a goal (<see cref="PointOperationTargets.RatioMethods"/>) that their processes so far leave inconclusive.</summary>
+    /// <summary>
+    /// The cells of <paramref name="workers"/> with a goal (<see cref="PointOperationTargets.RatioMethods"/>) that
+    /// their processes so far leave inconclusive.
+    /// </summary>
     private static PairedCellKey[] Undecided(IEnumerable<IReadOnlyList<PairedCell>> workers) => [.. workers
         .SelectMany(cells => cells)
         .Where(cell => PointOperationTargets.RatioMethods.Contains(cell.Method))
@@ -106,7 +115,9 @@ internal static class PairedPrice
         RatioInterval.OfProcesses([.. processes.Select(process => (IReadOnlyList<double>)process.Ratios)]);
 
     /// <summary>Runs one worker and adds its cells to <paramref name="workers"/>, or a line to <paramref name="problems"/> when it failed.</summary>
-    private static void RunWorkerInto(List<IReadOnlyList<PairedCell>> workers, List<string> problems, string row, int process, PairedPriceSettings settings, IReadOnlyCollection<PairedCellKey>? cells)
+    private static void RunWorkerInto(
+        List<IReadOnlyList<PairedCell>> workers, List<string> problems, string row, int process,
+        PairedPriceSettings settings, IReadOnlyCollection<PairedCellKey>? cells)
     {
         if (RunWorker(row, process, settings, cells) is { } measured)
         {
@@ -114,7 +125,10 @@ internal static class PairedPrice
         }
         else
         {
-            problems.Add($"The paired measurement of {row} against {(PairedPriceWorker.IsNull(row) ? "itself" : "its raw driver")} failed in process {process + 1}; see the lines above.");
+            problems.Add(
+                $"The paired measurement of {row} against " +
+                    $"{(PairedPriceWorker.IsNull(row) ? "itself" : "its raw driver")} failed in process {process + 1}" +
+                    $"; see the lines above.");
         }
     }
 

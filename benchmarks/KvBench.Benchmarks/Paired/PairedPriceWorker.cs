@@ -45,7 +45,9 @@ internal static class PairedPriceWorker
                 throw new ArgumentException($"'{process}' is not a process number (0 or more).", nameof(process));
             }
 
-            Run(row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount, referenceFirst: number % 2 == 1, cells is null ? null : PairedCellKey.Parse(cells));
+            Run(
+                row, output, PairedPriceSettings.Default, PointOperations.DefaultRecordCount,
+                referenceFirst: number % 2 == 1, cells is null ? null : PairedCellKey.Parse(cells));
             return 0;
         }
         catch (Exception error) when (error is KeyValueStoreException or InvalidDataException or IOException or ArgumentException)
@@ -63,7 +65,9 @@ internal static class PairedPriceWorker
     /// With <paramref name="only"/>, only those cells are measured (in their usual order), and only the value sizes they
     /// need are loaded.
     /// </summary>
-    public static void Run(string row, string output, PairedPriceSettings settings, int requestedRecords, bool referenceFirst = false, IReadOnlySet<PairedCellKey>? only = null)
+    public static void Run(
+        string row, string output, PairedPriceSettings settings, int requestedRecords, bool referenceFirst = false,
+        IReadOnlySet<PairedCellKey>? only = null)
     {
         bool Wanted(string method, int valueBytes, int threads) => only is null || only.Contains(new PairedCellKey(method, valueBytes, threads));
 
@@ -77,7 +81,13 @@ internal static class PairedPriceWorker
                 && (only is null || only.Any(cell => cell.ValueBytes == size))))
             {
                 PairedSide LoadRow() => PairedSide.Load(row, Path.Combine(root, $"{PairedRole.Row}-{valueBytes}"), valueBytes, count, PairedRole.Row);
-                PairedSide LoadReference() => PairedSide.Load(raw, Path.Combine(root, $"{PairedRole.Reference}-{valueBytes}"), valueBytes, count, PairedRole.Reference);
+                PairedSide LoadReference() =>
+                    PairedSide.Load(
+                        raw,
+                        Path.Combine(root, $"{PairedRole.Reference}-{valueBytes}"),
+                        valueBytes,
+                        count,
+                        PairedRole.Reference);
                 using PairedSide first = referenceFirst ? LoadReference() : LoadRow();
                 using PairedSide second = referenceFirst ? LoadRow() : LoadReference();
                 PairedSide adapter = referenceFirst ? second : first;
@@ -94,7 +104,14 @@ internal static class PairedPriceWorker
                     {
                         using CallingThreads adapterThreads = adapter.CallFrom(settings.ManyThreads);
                         using CallingThreads baselineThreads = baseline.CallFrom(settings.ManyThreads);
-                        cells.Add(PairedCell.Of(method, valueBytes, PairedRounds.Measure(adapterThreads, baselineThreads, method, settings with { Block = settings.ManyThreadsBlock }), settings.ManyThreads));
+                        cells.Add(
+                            PairedCell.Of(
+                                method,
+                                valueBytes,
+                                PairedRounds.Measure(
+                                    adapterThreads, baselineThreads, method,
+                                    settings with { Block = settings.ManyThreadsBlock }),
+                                settings.ManyThreads));
                     }
                 }
 
@@ -128,7 +145,10 @@ internal sealed record PairedCellKey(string Method, int ValueBytes, int Threads)
         string.Join(',', cells.Select(cell => string.Create(CultureInfo.InvariantCulture, $"{cell.Method}@{cell.ValueBytes}x{cell.Threads}")));
 
     /// <summary>The cells <see cref="Format"/> wrote.</summary>
-    /// <exception cref="ArgumentException"><paramref name="cells"/> names no cell, one not as <see cref="Format"/> writes it, or a method not in <see cref="PointMethods.All"/>.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="cells"/> names no cell, one not as <see cref="Format"/> writes it, or a method not in
+    /// <see cref="PointMethods.All"/>.
+    /// </exception>
     public static IReadOnlySet<PairedCellKey> Parse(string cells)
     {
         ArgumentNullException.ThrowIfNull(cells);

@@ -92,9 +92,12 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
             DriverQuantity.Capability => Capability(option, driver.Capability!.Value),
             DriverQuantity.Throughput => WorkloadFigure(option, round => round.OperationsPerSecond, limited: true),
             DriverQuantity.Latency when driver.WhileWriting => ContentionLatency(option, driver),
-            DriverQuantity.Latency => WorkloadFigure(option, round => round.Of(driver.Operation!.Value) is { } operation ? Percentile(operation.Latency, driver.Percentile) : double.NaN),
+            DriverQuantity.Latency =>
+                WorkloadFigure(option, round =>
+                    round.Of(driver.Operation!.Value) is { } operation ? Percentile(operation.Latency, driver.Percentile) : double.NaN),
             DriverQuantity.CpuPerOperation => WorkloadFigure(option, round => (round.CpuMicrosecondsPerOperation ?? double.NaN) * 1_000),
-            DriverQuantity.AllocatedBytesPerOperation => WorkloadFigure(option, round => round.Cost?.AllocatedBytesPerOperation(round.OperationsPerSecond) ?? double.NaN),
+            DriverQuantity.AllocatedBytesPerOperation =>
+                WorkloadFigure(option, round => round.Cost?.AllocatedBytesPerOperation(round.OperationsPerSecond) ?? double.NaN),
             DriverQuantity.DiskBytesPerRecord => option.WorkloadFailure is { } failure ? Figure.Missing(failure, WorkloadAnchor)
                 : option.DiskBytes is { } bytes ? Figure.Once(bytes / (double)Profile.Workload.Records, WorkloadAnchor)
                 : Figure.Missing("not measured", WorkloadAnchor),
@@ -124,7 +127,11 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
             99 => latency.P99,
             99.9 => latency.P999,
             100 => latency.Max,
-            _ => throw new ArgumentOutOfRangeException(nameof(percentile), percentile, "A latency summary keeps the 50th, 95th, 99th and 99.9th percentiles and the largest latency."),
+            _ =>
+                throw new ArgumentOutOfRangeException(
+                    nameof(percentile),
+                    percentile,
+                    "A latency summary keeps the 50th, 95th, 99th and 99.9th percentiles and the largest latency."),
         };
     }
 
@@ -148,9 +155,17 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         }
 
         Figure figure = Figure.FromRounds(values, WorkloadAnchor);
-        double optionCpu = Figure.FromRounds([.. option.Rounds.Select(round => (round.CpuMicrosecondsPerOperation ?? double.NaN) * 1_000)], WorkloadAnchor).Value;
+        double optionCpu = Figure.FromRounds(
+            [.. option.Rounds.Select(round => (round.CpuMicrosecondsPerOperation ?? double.NaN) * 1_000)],
+            WorkloadAnchor).Value;
         return limited && FloorCpuNanoseconds is { } floorCpu && double.IsFinite(optionCpu) && optionCpu <= RunnerBoundFactor * floorCpu
-            ? figure with { LimitedBy = string.Create(s_numbers, $"its CPU per operation is at most {RunnerBoundFactor:0}x the {DecisionMeasurer.FloorRow} floor's, so KvBench's runner bounds its rate") }
+            ? figure with
+            {
+                LimitedBy = string.Create(
+                    s_numbers,
+                    $"its CPU per operation is at most {RunnerBoundFactor:0}x the {DecisionMeasurer.FloorRow} " +
+                        $"floor's, so KvBench's runner bounds its rate"),
+            }
             : figure;
     }
 
@@ -162,7 +177,10 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
             return Figure.Missing("the reader process runs gets and updates only", ContentionAnchor);
         }
 
-        return ContentionFigure(option, run => run.UiDuringImport?.Of(operation) is { } result ? Percentile(result.Latency, driver.Percentile) : double.NaN, "the reader ran no such operation while the writer imported");
+        return ContentionFigure(
+            option,
+            run => run.UiDuringImport?.Of(operation) is { } result ? Percentile(result.Latency, driver.Percentile) : double.NaN,
+            "the reader ran no such operation while the writer imported");
     }
 
     private static Figure ContentionFigure(OptionEvidence option, Func<ImportContentionResult, double> read, string noValue)
@@ -204,7 +222,9 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         }
 
         double kept = crash.Acknowledged == 0 ? double.NaN : (crash.Acknowledged - crash.Lost - crash.Torn) / (double)crash.Acknowledged;
-        return double.IsNaN(kept) ? Figure.Missing("no write was acknowledged before the kill", CrashAnchor) : new Figure(kept, kept, kept, crash.Rounds, CrashAnchor);
+        return double.IsNaN(kept)
+            ? Figure.Missing("no write was acknowledged before the kill", CrashAnchor)
+            : new Figure(kept, kept, kept, crash.Rounds, CrashAnchor);
     }
 
     /// <summary>The largest size stored; one that reached the search's limit is a floor of what the store takes.</summary>
@@ -229,12 +249,17 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         {
             CapabilityCell.KeyBytes => option.Key is { } key ? Size(key) : Figure.Missing("not probed", CapabilityAnchor),
             CapabilityCell.ValueBytes => option.Value is { } value ? Size(value) : Figure.Missing("not probed", CapabilityAnchor),
-            CapabilityCell.Growth => option.Growth is { } growth ? Figure.Once(growth.Grew ? 1 : 0, CapabilityAnchor) : Figure.Missing("not probed", CapabilityAnchor),
+            CapabilityCell.Growth =>
+                option.Growth is { } growth
+                    ? Figure.Once(growth.Grew ? 1 : 0, CapabilityAnchor)
+                    : Figure.Missing("not probed", CapabilityAnchor),
             CapabilityCell.OrderedScans => option.Scan is { } scan
                 ? scan.Indexed is { } indexed ? Figure.Once(indexed ? 1 : 0, CapabilityAnchor) : new Figure(0.5, 0, 1, scan.Rounds, CapabilityAnchor)
                 : Figure.Missing("not probed", CapabilityAnchor),
             CapabilityCell.MultiProcessWriters => option.MultiProcess is { } multi
-                ? multi.Measured is { } level ? Figure.Once(level == MultiProcessLevel.Shared ? 1 : 0, CapabilityAnchor) : Figure.Missing("the two processes showed no consistent level", CapabilityAnchor)
+                ? multi.Measured is { } level
+                    ? Figure.Once(level == MultiProcessLevel.Shared ? 1 : 0, CapabilityAnchor)
+                    : Figure.Missing("the two processes showed no consistent level", CapabilityAnchor)
                 : Figure.Missing("no kvbench CLI to start as the second process", CapabilityAnchor),
             _ => Figure.Missing($"{cell} is not probed", CapabilityAnchor),
         };

@@ -42,8 +42,17 @@ internal static class DecisionEvidenceTables
     {
         DecisionSettings settings = evidence.Settings;
         output.AppendLine("### Workload rounds").AppendLine();
-        output.AppendLine(s_numbers, $"The profile's workload in the measured process: the records loaded in batches of 1,000 and flushed, the store closed (its directory's size then is the bytes on disk), reopened, then {settings.Rounds} rounds on it, each {settings.Warmup.TotalSeconds:0.#} s unmeasured and {settings.Duration.TotalSeconds:0.#} s measured, every read checked against what was written. A figure is the median round, its interval the least to the most. The {DecisionMeasurer.FloorRow} row is the floor: an in-memory dictionary, whose rate is what KvBench's runner can drive at all.").AppendLine();
-        var table = new MarkdownTable("Option", "Round", "ops/s", "Latency p50 / p99 per operation", "CPU per op", "Allocated per op", "Wrong reads", "Load", "On disk per record");
+        output.AppendLine(
+            s_numbers,
+            $"The profile's workload in the measured process: the records loaded in batches of 1,000 and flushed, " +
+                $"the store closed (its directory's size then is the bytes on disk), reopened, then {settings.Rounds}" +
+                $" rounds on it, each {settings.Warmup.TotalSeconds:0.#} s unmeasured and " +
+                $"{settings.Duration.TotalSeconds:0.#} s measured, every read checked against what was written. A " +
+                $"figure is the median round, its interval the least to the most. The {DecisionMeasurer.FloorRow} " +
+                $"row is the floor: an in-memory dictionary, whose rate is what KvBench's runner can drive at all.").AppendLine();
+        var table = new MarkdownTable(
+            "Option", "Round", "ops/s", "Latency p50 / p99 per operation", "CPU per op", "Allocated per op",
+            "Wrong reads", "Load", "On disk per record");
         foreach (OptionEvidence option in WithFloor(evidence))
         {
             if ((Skipped(option, DecisionPhase.Workload) ?? option.WorkloadFailure) is { } failure)
@@ -56,7 +65,11 @@ internal static class DecisionEvidenceTables
             foreach (WorkloadResult result in option.Rounds)
             {
                 round++;
-                string latencies = string.Join(" / ", result.Operations.Select(operation => $"{operation.Type} {WorkloadTables.Latency(operation.Latency.P50)} / {WorkloadTables.Latency(operation.Latency.P99)}"));
+                string latencies = string.Join(
+                    " / ",
+                    result.Operations.Select(operation =>
+                        $"{operation.Type} {WorkloadTables.Latency(operation.Latency.P50)} / " +
+                            $"{WorkloadTables.Latency(operation.Latency.P99)}"));
                 table.Add(
                     option.Option,
                     round.ToString(s_numbers),
@@ -66,7 +79,9 @@ internal static class DecisionEvidenceTables
                     result.Cost?.AllocatedBytesPerOperation(result.OperationsPerSecond) is { } allocated ? string.Create(s_numbers, $"{allocated:N0} B") : "-",
                     string.Create(s_numbers, $"{result.WrongReads:N0} of {result.CheckedReads:N0}"),
                     round == 1 ? string.Create(s_numbers, $"{option.LoadSeconds:0.#} s") : string.Empty,
-                    round == 1 && option.DiskBytes is { } bytes ? string.Create(s_numbers, $"{bytes / (double)evidence.Profile.Workload.Records:N0} B") : string.Empty);
+                    round == 1 && option.DiskBytes is { } bytes
+                        ? string.Create(s_numbers, $"{bytes / (double)evidence.Profile.Workload.Records:N0} B")
+                        : string.Empty);
             }
         }
 
@@ -85,7 +100,11 @@ internal static class DecisionEvidenceTables
             return;
         }
 
-        output.AppendLine("Two ways to the same rate: the operations completed per second, and the rate the operations' own latencies allow (threads ÷ mean latency). They differ by what each thread does between two operations, in KvBench's runner and not in the store: picking a key, making the value, checking the read, reading the clock. Where the gap is large, the runner bounds the measured rate (†).").AppendLine();
+        output.AppendLine(
+            "Two ways to the same rate: the operations completed per second, and the rate the operations' own " +
+                "latencies allow (threads ÷ mean latency). They differ by what each thread does between two " +
+                "operations, in KvBench's runner and not in the store: picking a key, making the value, checking the " +
+                "read, reading the clock. Where the gap is large, the runner bounds the measured rate (†).").AppendLine();
         var table = new MarkdownTable("Option", "Measured ops/s (median round)", "Threads ÷ mean latency", "Runner's share of each operation");
         foreach (OptionEvidence option in WithFloor(evidence))
         {
@@ -118,7 +137,14 @@ internal static class DecisionEvidenceTables
     private static void WriteCapabilities(StringBuilder output, DecisionEvidence evidence)
     {
         output.AppendLine("### Capability probes").AppendLine();
-        output.AppendLine(s_numbers, $"Each probe is the capability table's own (`kvbench probe` runs them alone): the longest key and value stored and read back byte for byte, searched up to the largest threshold asked; the store written {evidence.Settings.Probes.GrowthFactor}x its start size without a reopen; two real processes on one store; a prefix scan timed as the store grows {evidence.Settings.Probes.ScanStoreSizes[^1] / evidence.Settings.Probes.ScanStoreSizes[0]}-fold. A measurement this run had already made elsewhere is taken from there, and the last column says so.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Each probe is the capability table's own (`kvbench probe` runs them alone): the longest key and value " +
+                $"stored and read back byte for byte, searched up to the largest threshold asked; the store written " +
+                $"{evidence.Settings.Probes.GrowthFactor}x its start size without a reopen; two real processes on " +
+                $"one store; a prefix scan timed as the store grows " +
+                $"{evidence.Settings.Probes.ScanStoreSizes[^1] / evidence.Settings.Probes.ScanStoreSizes[0]}-fold. A " +
+                $"measurement this run had already made elsewhere is taken from there, and the last column says so.").AppendLine();
         var table = new MarkdownTable("Option", "Largest key", "Largest value", "Grows without a reopen", "Two processes", "Prefix scans", "Taken from");
         foreach (OptionEvidence option in evidence.Options)
         {
@@ -139,7 +165,18 @@ internal static class DecisionEvidenceTables
     {
         ImportContentionSettings settings = evidence.Profile.Workload.ToContention(evidence.Settings);
         output.AppendLine("### A writer process beside a reader process").AppendLine();
-        output.AppendLine(s_numbers, $"Two real processes on one store at {evidence.Profile.Workload.Durability}: the reader runs {settings.UiThreads} thread{(settings.UiThreads == 1 ? string.Empty : "s")} at {settings.UiOperationsPerSecond:N0} operations a second in all (open loop, so a stall shows as latency), {1 - settings.UiWriteShare:0.#%} gets and {settings.UiWriteShare:0.#%} updates over {settings.UiRecords:N0} records; the writer imports new records in batches of {settings.BatchSize:N0} at full speed. The reader's latencies are measured alone, then while the writer imports; the lag is how long after the writer's batch was acknowledged the reader first saw it. {evidence.Settings.ContentionRounds} run{(evidence.Settings.ContentionRounds == 1 ? string.Empty : "s")} per option; `kvbench contend` runs it longer.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Two real processes on one store at {evidence.Profile.Workload.Durability}: the reader runs " +
+                $"{settings.UiThreads} thread{(settings.UiThreads == 1 ? string.Empty : "s")} at " +
+                $"{settings.UiOperationsPerSecond:N0} operations a second in all (open loop, so a stall shows as " +
+                $"latency), {1 - settings.UiWriteShare:0.#%} gets and {settings.UiWriteShare:0.#%} updates over " +
+                $"{settings.UiRecords:N0} records; the writer imports new records in batches of " +
+                $"{settings.BatchSize:N0} at full speed. The reader's latencies are measured alone, then while the " +
+                $"writer imports; the lag is how long after the writer's batch was acknowledged the reader first saw " +
+                $"it. {evidence.Settings.ContentionRounds} run" +
+                $"{(evidence.Settings.ContentionRounds == 1 ? string.Empty : "s")} per option; `kvbench contend` " +
+                $"runs it longer.").AppendLine();
         var table = new MarkdownTable("Option", "Run", "Reader p99 alone", "Reader p99 while the writer imports", "Visibility lag p99", "Errors", "Lost");
         foreach (OptionEvidence option in evidence.Options)
         {
@@ -179,13 +216,24 @@ internal static class DecisionEvidenceTables
     private static void WriteCrash(StringBuilder output, DecisionEvidence evidence)
     {
         output.AppendLine("### Crash rounds").AppendLine();
-        output.AppendLine(s_numbers, $"Each round starts a writer process that puts records one at a time and acknowledges each after `Put` returned, kills it with SIGKILL at a random moment (seeded), reopens the store and reads every acknowledged record back, at {evidence.Profile.Workload.Durability}. Kept is the share of acknowledged records found whole. `kvbench crash` runs more rounds.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Each round starts a writer process that puts records one at a time and acknowledges each after `Put` " +
+                $"returned, kills it with SIGKILL at a random moment (reproducible), reopens the store and reads " +
+                $"every acknowledged record back, at {evidence.Profile.Workload.Durability}. Kept is the share of " +
+                $"acknowledged records found whole. `kvbench crash` runs more rounds.").AppendLine();
         var table = new MarkdownTable("Option", "Rounds", "Acknowledged", "Lost", "Torn", "Reopen failures");
         foreach (OptionEvidence option in evidence.Options)
         {
             if (option.Crash is { } crash)
             {
-                table.Add(option.Option, crash.Rounds.ToString(s_numbers), crash.Acknowledged.ToString("N0", s_numbers), crash.Lost.ToString("N0", s_numbers), crash.Torn.ToString("N0", s_numbers), crash.ReopenFailures.Count == 0 ? "none" : string.Join("; ", crash.ReopenFailures));
+                table.Add(
+                    option.Option,
+                    crash.Rounds.ToString(s_numbers),
+                    crash.Acknowledged.ToString("N0", s_numbers),
+                    crash.Lost.ToString("N0", s_numbers),
+                    crash.Torn.ToString("N0", s_numbers),
+                    crash.ReopenFailures.Count == 0 ? "none" : string.Join("; ", crash.ReopenFailures));
             }
             else
             {

@@ -37,10 +37,13 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
     /// <summary>Whether any driver needs the profile's workload run in the measured process.</summary>
     public bool NeedsWorkload => profile.Drivers.Any(driver => driver.Quantity is DriverQuantity.Throughput or DriverQuantity.CpuPerOperation
-        or DriverQuantity.AllocatedBytesPerOperation or DriverQuantity.DiskBytesPerRecord || (driver.Quantity == DriverQuantity.Latency && !driver.WhileWriting));
+        or DriverQuantity.AllocatedBytesPerOperation or DriverQuantity.DiskBytesPerRecord
+            || (driver.Quantity == DriverQuantity.Latency && !driver.WhileWriting));
 
     /// <summary>Whether any driver needs a writer process beside a reader process.</summary>
-    public bool NeedsContention => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.VisibilityLag || (driver.Quantity == DriverQuantity.Latency && driver.WhileWriting));
+    public bool NeedsContention =>
+        profile.Drivers.Any(driver =>
+            driver.Quantity == DriverQuantity.VisibilityLag || (driver.Quantity == DriverQuantity.Latency && driver.WhileWriting));
 
     /// <summary>Whether any driver needs crash rounds.</summary>
     public bool NeedsCrash => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.CrashKept);
@@ -71,7 +74,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
         // A server row named as a candidate needs its server running: started here (installed first where missing),
         // as the server suites start theirs, and always stopped.
-        string[] servers = [.. options.Where(option => option.OutBefore is null && StoreCatalog.ServerNames.Contains(option.Option)).Select(option => option.Option)];
+        string[] servers = [.. options
+            .Where(option => option.OutBefore is null && StoreCatalog.ServerNames.Contains(option.Option))
+            .Select(option => option.Option)];
         RowHostGroup? hosts = null;
         if (servers.Length > 0)
         {
@@ -104,7 +109,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         }
     }
 
-    private async Task<DecisionEvidence> MeasureStartedAsync(OptionEvidence[] options, CapabilityCell[] cells, IReadOnlyList<StoreMeasurement>? probed, IReadOnlyList<ImportContentionResult>? contended)
+    private async Task<DecisionEvidence> MeasureStartedAsync(
+        OptionEvidence[] options, CapabilityCell[] cells, IReadOnlyList<StoreMeasurement>? probed,
+        IReadOnlyList<ImportContentionResult>? contended)
     {
         var partial = new DecisionEvidence(profile, settings, options, floor: null);
         if (cells.Length > 0)
@@ -374,7 +381,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         {
             // Acknowledged when Put returns, as the workload's writes are: a row that keeps writes in memory until a
             // Flush loses them here, as it would under the profile's writes.
-            evidence.Crash = await CrashRounds.RunAsync(cli, name, profile.Workload.Durability, directory, settings.CrashRounds, seed: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
+            evidence.Crash = await CrashRounds.RunAsync(
+                cli, name, profile.Workload.Durability, directory, settings.CrashRounds,
+                killMoments: settings.CrashRounds, acknowledgeBeforeFlush: true).ConfigureAwait(false);
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
@@ -429,7 +438,8 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     {
         try
         {
-            using Process? du = Process.Start(new ProcessStartInfo("du", ["-s", "-B1", directory]) { RedirectStandardOutput = true, RedirectStandardError = true });
+            using Process? du = Process.Start(
+                new ProcessStartInfo("du", ["-s", "-B1", directory]) { RedirectStandardOutput = true, RedirectStandardError = true });
             if (du is not null)
             {
                 string output = du.StandardOutput.ReadToEnd();

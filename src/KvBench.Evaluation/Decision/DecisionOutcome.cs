@@ -56,7 +56,10 @@ public sealed class DecisionOutcome
     {
         Drivers = drivers;
         Standings = standings;
-        Ranked = [.. standings.Where(standing => standing.IsIn).OrderByDescending(standing => standing.Score.Value).ThenBy(standing => standing.Option, StringComparer.Ordinal)];
+        Ranked = [.. standings
+            .Where(standing => standing.IsIn)
+            .OrderByDescending(standing => standing.Score.Value)
+            .ThenBy(standing => standing.Option, StringComparer.Ordinal)];
         Leaders = Ranked.Count == 0 ? [] : [.. Ranked.Where(standing => standing.Score.Overlaps(Ranked[0].Score))];
     }
 
@@ -138,7 +141,10 @@ public sealed class DecisionOutcome
     public bool SameLeaders(DecisionOutcome other)
     {
         ArgumentNullException.ThrowIfNull(other);
-        return Leaders.Select(leader => leader.Option).Order(StringComparer.Ordinal).SequenceEqual(other.Leaders.Select(leader => leader.Option).Order(StringComparer.Ordinal));
+        return Leaders
+            .Select(leader => leader.Option)
+            .Order(StringComparer.Ordinal)
+            .SequenceEqual(other.Leaders.Select(leader => leader.Option).Order(StringComparer.Ordinal));
     }
 
     /// <summary>"A, B and C".</summary>

@@ -61,7 +61,9 @@ public static class DecisionRun
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
             string? profileLink = request.ProfilePath is { } profile ? LinkTo(Path.GetFullPath(profile), Path.GetDirectoryName(file)!) : null;
-            string markdown = DecisionRecord.Write(evidence, outcome, MachineInfo.Collect(workDirectory), request.Command, profileLink, DateTimeOffset.UtcNow, Stopwatch.GetElapsedTime(started));
+            string markdown = DecisionRecord.Write(
+                evidence, outcome, MachineInfo.Collect(workDirectory), request.Command, profileLink,
+                DateTimeOffset.UtcNow, Stopwatch.GetElapsedTime(started));
             await File.WriteAllTextAsync(file, markdown).ConfigureAwait(false);
             return new DecisionResult(file, outcome, Problems(evidence));
         }
@@ -104,7 +106,16 @@ public static class DecisionRun
     /// <summary>A wrong read or an error in a measurement is no result: a figure cannot stand on it.</summary>
     private static List<string> Problems(DecisionEvidence evidence) =>
     [
-        .. evidence.Options.Concat(evidence.Floor is { } floor ? [floor] : []).SelectMany(option => option.Rounds).Select(round => round.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}"),
-        .. evidence.Options.SelectMany(option => option.Contention).Select(run => run.Failure).OfType<string>().Select(failure => $"Writer beside reader failed: {failure}"),
+        .. evidence.Options
+            .Concat(evidence.Floor is { } floor ? [floor] : [])
+            .SelectMany(option => option.Rounds)
+            .Select(round => round.Failure)
+            .OfType<string>()
+            .Select(failure => $"Workload failed: {failure}"),
+        .. evidence.Options
+            .SelectMany(option => option.Contention)
+            .Select(run => run.Failure)
+            .OfType<string>()
+            .Select(failure => $"Writer beside reader failed: {failure}"),
     ];
 }

@@ -3,11 +3,16 @@ namespace KvBench.Evaluation.Decision;
 /// <summary>What would change a decision: for each driver, the nearest threshold (or weight) at which the leaders change.</summary>
 public static class DecisionSensitivity
 {
-    /// <summary>One line per driver, in the profile's order, each saying where the outcome changes or that no change within the figures measured does.</summary>
+    /// <summary>
+    /// One line per driver, in the profile's order, each saying where the outcome changes or that no change within the
+    /// figures measured does.
+    /// </summary>
     public static IReadOnlyList<string> Describe(DecisionOutcome outcome)
     {
         ArgumentNullException.ThrowIfNull(outcome);
-        return [.. outcome.Drivers.Select((driver, index) => $"**{driver.Name}** ({driver.Kind()}, {driver.Threshold()}): {ForDriver(outcome, driver, index)}")];
+        return [
+            .. outcome.Drivers.Select((driver, index) =>
+                $"**{driver.Name}** ({driver.Kind()}, {driver.Threshold()}): {ForDriver(outcome, driver, index)}")];
     }
 
     private static string ForDriver(DecisionOutcome outcome, Driver driver, int index)
@@ -45,7 +50,10 @@ public static class DecisionSensitivity
         };
     }
 
-    /// <summary>The nearest threshold beyond the current one, stricter or looser, that changes the leaders, described; <see langword="null"/> when none does.</summary>
+    /// <summary>
+    /// The nearest threshold beyond the current one, stricter or looser, that changes the leaders, described;
+    /// <see langword="null"/> when none does.
+    /// </summary>
     private static string? Nearest(DecisionOutcome outcome, Driver driver, double[] bounds, bool stricter)
     {
         // Stricter means higher for "at least" and lower for "at most". Each figure bound is tried just past it, where

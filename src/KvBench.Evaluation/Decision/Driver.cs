@@ -11,7 +11,10 @@ public enum DriverQuantity
     /// <summary>Operations per second at the profile's workload (in the measured process).</summary>
     Throughput,
 
-    /// <summary>A latency percentile of one operation (<see cref="Driver.Operation"/>, <see cref="Driver.Percentile"/>), alone or while a writer process works (<see cref="Driver.WhileWriting"/>).</summary>
+    /// <summary>
+    /// A latency percentile of one operation (<see cref="Driver.Operation"/>, <see cref="Driver.Percentile"/>), alone
+    /// or while a writer process works (<see cref="Driver.WhileWriting"/>).
+    /// </summary>
     Latency,
 
     /// <summary>How long a write in one process takes to be seen by another, at the 99th percentile.</summary>

@@ -80,6 +80,9 @@ public sealed class OptionEvidence(string option)
     /// <summary>Why the crash rounds could not run, or <see langword="null"/>.</summary>
     public string? CrashFailure { get; set; }
 
-    /// <summary>Where each measurement came from when it was not measured for this decision (the evaluation's capability probes), by measurement name.</summary>
+    /// <summary>
+    /// Where each measurement came from when it was not measured for this decision (the evaluation's capability
+    /// probes), by measurement name.
+    /// </summary>
     public Dictionary<string, string> Reused { get; } = [];
 }

@@ -87,7 +87,10 @@ public static class ProfileDescription
                 _ => "ordered prefix scans",
             },
             DriverQuantity.Throughput => "throughput at the workload",
-            DriverQuantity.Latency => string.Create(CultureInfo.InvariantCulture, $"p{driver.Percentile:0.###} {ProfileReader.NameOf(driver.Operation ?? OperationType.Read)} latency")
+            DriverQuantity.Latency =>
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"p{driver.Percentile:0.###} {ProfileReader.NameOf(driver.Operation ?? OperationType.Read)} latency")
                 + (driver.WhileWriting ? " while a writer process imports" : string.Empty),
             DriverQuantity.VisibilityLag => "p99 visibility lag between processes",
             DriverQuantity.CrashKept => "acknowledged writes kept after a crash",
@@ -107,7 +110,9 @@ public static class ProfileDescription
         ArgumentNullException.ThrowIfNull(profile);
         int must = profile.Drivers.Count(driver => driver.Must);
         int weighted = profile.Drivers.Count - must;
-        string drivers = string.Create(CultureInfo.InvariantCulture, $"{profile.Drivers.Count} driver{(profile.Drivers.Count == 1 ? string.Empty : "s")} ({must} must, {weighted} weighted)");
+        string drivers = string.Create(
+            CultureInfo.InvariantCulture,
+            $"{profile.Drivers.Count} driver{(profile.Drivers.Count == 1 ? string.Empty : "s")} ({must} must, {weighted} weighted)");
         string candidates = profile.Candidates is { } names ? "candidates " + string.Join(", ", names) : "candidates: every embedded row available here";
         return $"\"{profile.Title}\": {Workload(profile.Workload)}; {drivers}; {candidates}";
     }

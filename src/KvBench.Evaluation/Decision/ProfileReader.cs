@@ -28,13 +28,17 @@ public static class ProfileReader
     public const int MaxThreads = 256;
 
     internal static readonly string[] RootNames = ["$schema", "title", "context", "workload", "drivers", "candidates"];
-    internal static readonly string[] WorkloadNames = ["keyBytes", "keyShape", "valueBytes", "records", "mix", "scanLength", "popularity", "threads", "processes", "rate", "durability"];
+    internal static readonly string[] WorkloadNames = [
+        "keyBytes", "keyShape", "valueBytes", "records", "mix", "scanLength", "popularity", "threads", "processes",
+        "rate", "durability"];
     internal static readonly string[] RangeNames = ["min", "max", "buckets"];
     internal static readonly string[] BucketNames = ["share", "bytes"];
     internal static readonly string[] KeyShapeNames = ["prefixes"];
     internal static readonly string[] PopularityNames = ["zipfian"];
     internal static readonly string[] ProcessesNames = ["readers"];
-    internal static readonly string[] QuantityNames = ["capability", "throughput", "latency", "visibilityLag", "crashKept", "diskBytesPerRecord", "allocations", "cpu"];
+    internal static readonly string[] QuantityNames = [
+        "capability", "throughput", "latency", "visibilityLag", "crashKept", "diskBytesPerRecord", "allocations",
+        "cpu"];
     /// <summary>The percentiles every latency summary keeps: a driver on another would be judged on a figure nobody measured.</summary>
     internal static readonly double[] MeasuredPercentiles = [50, 95, 99, 99.9, 100];
 
@@ -108,7 +112,11 @@ public static class ProfileReader
             string reason = e.Message;
             int position = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
             reason = (position >= 0 ? reason[..position] : reason).Trim();
-            throw new ProfileException(sourceName, "$", $"not valid JSON at line {(e.LineNumber ?? 0) + 1}, position {(e.BytePositionInLine ?? 0) + 1}: {reason}", e);
+            throw new ProfileException(
+                sourceName,
+                "$",
+                $"not valid JSON at line {(e.LineNumber ?? 0) + 1}, position {(e.BytePositionInLine ?? 0) + 1}: {reason}",
+                e);
         }
 
         using (document)
@@ -172,7 +180,9 @@ public static class ProfileReader
             string? context = profile.Optional("context") is { } contextElement ? Text(contextElement, profile.At("context"), allowEmpty: true) : null;
             ProfileWorkload workload = Workload(profile.Required("workload"), profile.At("workload"));
             IReadOnlyList<Driver> drivers = Drivers(profile.Required("drivers"), profile.At("drivers"));
-            IReadOnlyList<string>? candidates = profile.Optional("candidates") is { } candidatesElement ? Candidates(candidatesElement, profile.At("candidates")) : null;
+            IReadOnlyList<string>? candidates = profile.Optional("candidates") is { } candidatesElement
+                ? Candidates(candidatesElement, profile.At("candidates"))
+                : null;
             return new DecisionProfile
             {
                 Title = title,
@@ -255,7 +265,14 @@ public static class ProfileReader
 
             if (fields.Optional("durability") is { } durability)
             {
-                workload = workload with { Durability = Choice(durability, fields.At("durability"), Enum.GetValues<Durability>().Select(tier => (tier.ToString(), tier)).ToArray(), ignoreCase: true) };
+                workload = workload with
+                {
+                    Durability = Choice(
+                        durability,
+                        fields.At("durability"),
+                        Enum.GetValues<Durability>().Select(tier => (tier.ToString(), tier)).ToArray(),
+                        ignoreCase: true),
+                };
             }
 
             return workload;
@@ -413,7 +430,12 @@ public static class ProfileReader
                 throw WrongType(element, path, "\"uniform\", \"zipfian\", \"latest\" or {\"zipfian\": constant}");
             }
 
-            KeyDistribution distribution = Choice(element, path, [("uniform", KeyDistribution.Uniform), ("zipfian", KeyDistribution.Zipfian), ("latest", KeyDistribution.Latest)], ignoreCase: false, more: "or {\"zipfian\": constant}");
+            KeyDistribution distribution = Choice(
+                element,
+                path,
+                [("uniform", KeyDistribution.Uniform), ("zipfian", KeyDistribution.Zipfian), ("latest", KeyDistribution.Latest)],
+                ignoreCase: false,
+                more: "or {\"zipfian\": constant}");
             return (distribution, ZipfianGenerator.DefaultTheta);
         }
 
@@ -507,7 +529,10 @@ public static class ProfileReader
                 percentile = Finite(percentileElement, fields.At("percentile"), "a percentile (50, 95, 99, 99.9 or 100)");
                 if (!MeasuredPercentiles.Contains(percentile))
                 {
-                    throw Fail(fields.At("percentile"), $"the percentile is {percentileElement.GetRawText()}; the latency histograms keep 50, 95, 99, 99.9 and 100 (the largest)");
+                    throw Fail(
+                        fields.At("percentile"),
+                        $"the percentile is {percentileElement.GetRawText()}; the latency histograms keep 50, 95, " +
+                            $"99, 99.9 and 100 (the largest)");
                 }
             }
 
@@ -553,7 +578,9 @@ public static class ProfileReader
             if (bound is null)
             {
                 return atLeast || atMost
-                    ? throw Fail(fields.At(atLeast ? "atLeast" : "atMost"), $"the capability {fields.Required(quantityName).GetString()} is yes or no and takes no threshold")
+                    ? throw Fail(
+                        fields.At(atLeast ? "atLeast" : "atMost"),
+                        $"the capability {fields.Required(quantityName).GetString()} is yes or no and takes no threshold")
                     : 1;
             }
 
@@ -630,7 +657,10 @@ public static class ProfileReader
                 string at = $"{path}[{index++}]";
                 string given = Text(item, at, allowEmpty: false);
                 string name = StoreCatalog.AllNames.FirstOrDefault(known => string.Equals(known, given, StringComparison.OrdinalIgnoreCase))
-                    ?? throw Fail(at, $"no row is named \"{given}\"{Suggestion(given, StoreCatalog.AllNames)}; the rows are {string.Join(", ", StoreCatalog.AllNames)}");
+                    ?? throw Fail(
+                        at,
+                        $"no row is named \"{given}\"{Suggestion(given, StoreCatalog.AllNames)}; the rows are " +
+                            $"{string.Join(", ", StoreCatalog.AllNames)}");
                 if (names.Contains(name))
                 {
                     throw Fail(at, $"{name} is named twice");
@@ -646,10 +676,16 @@ public static class ProfileReader
         {
             string text = element.GetString()!;
             (double value, UnitKind kind) = ProfileUnits.Parse(text)
-                ?? throw Fail(path, $"cannot read \"{text}\"; give a number and a unit, such as {ProfileUnits.Example(expected)} ({ProfileUnits.UnitsOf(expected)})");
+                ?? throw Fail(
+                    path,
+                    $"cannot read \"{text}\"; give a number and a unit, such as {ProfileUnits.Example(expected)} (" +
+                        $"{ProfileUnits.UnitsOf(expected)})");
             return kind == expected
                 ? value
-                : throw Fail(path, $"\"{text}\" is {ProfileUnits.Name(kind)}, but {what} is {ProfileUnits.Name(expected)}, such as {ProfileUnits.Example(expected)}");
+                : throw Fail(
+                    path,
+                    $"\"{text}\" is {ProfileUnits.Name(kind)}, but {what} is {ProfileUnits.Name(expected)}, such as " +
+                        $"{ProfileUnits.Example(expected)}");
         }
 
         private T Choice<T>(JsonElement element, string path, (string Name, T Value)[] allowed, bool ignoreCase, string? more = null)

@@ -35,7 +35,7 @@ public static class ProfileWorkloads
             Warmup = settings.Warmup,
             Duration = settings.Duration,
             TargetOperationsPerSecond = workload.Rate,
-            Seed = new RunSettings().Seed + (1_000 * round),
+            RandomStream = new RunSettings().RandomStream + (1_000 * round),
         };
     }
 

@@ -96,5 +96,8 @@ public sealed record PairedPriceSettings
 /// <summary>Adapter ÷ raw-driver ratios measured paired, with the settings they were measured with.</summary>
 /// <param name="Ratios">One per row, method, value size and thread count.</param>
 /// <param name="Settings">How they were measured.</param>
-/// <param name="Null">The method's null (<see cref="PairedPriceSettings.NullRows"/>): a raw driver against itself, one per method, value size and thread count.</param>
+/// <param name="Null">
+/// The method's null (<see cref="PairedPriceSettings.NullRows"/>): a raw driver against itself, one per method, value
+/// size and thread count.
+/// </param>
 public sealed record PairedRatios(IReadOnlyList<RowRatio> Ratios, PairedPriceSettings Settings, IReadOnlyList<RowRatio>? Null = null);

@@ -68,7 +68,10 @@ public static class PointOperationTargets
     /// Whether an adapter's allocations are held to its raw baseline's, not to <see cref="AllocationLimit"/>: a server's
     /// client allocates for every request it sends whoever calls it, so the adapter's goal is to add nothing to that.
     /// </param>
-    public static IReadOnlyList<TargetCheck> Check(IEnumerable<PointResult> results, IReadOnlyList<RowRatio>? adapterRatios = null, bool allocationsAgainstRaw = false)
+    public static IReadOnlyList<TargetCheck> Check(
+        IEnumerable<PointResult> results,
+        IReadOnlyList<RowRatio>? adapterRatios = null,
+        bool allocationsAgainstRaw = false)
     {
         ArgumentNullException.ThrowIfNull(results);
         List<PointResult> list = [.. results];
@@ -82,19 +85,37 @@ public static class PointOperationTargets
 
             if (!allocationsAgainstRaw && AllocationLimit(result.Method, result.ValueBytes) is { } limit)
             {
-                checks.Add(new(result.Row, result.Method, result.ValueBytes, $"allocates ≤ {limit} B", $"{allocated} B", allocated <= limit ? GoalVerdict.Met : GoalVerdict.Missed));
+                checks.Add(
+                    new(
+                        result.Row, result.Method, result.ValueBytes, $"allocates ≤ {limit} B", $"{allocated} B",
+                        allocated <= limit ? GoalVerdict.Met : GoalVerdict.Missed));
             }
             else if (allocationsAgainstRaw && RatioMethods.Contains(result.Method) && RawOf(list, result)?.AllocatedBytes is { } rawAllocated)
             {
-                checks.Add(new(result.Row, result.Method, result.ValueBytes, $"allocates ≤ the raw client's {rawAllocated} B", $"{allocated} B", allocated <= rawAllocated ? GoalVerdict.Met : GoalVerdict.Missed));
+                checks.Add(
+                    new(
+                        result.Row,
+                        result.Method,
+                        result.ValueBytes,
+                        $"allocates ≤ the raw client's {rawAllocated} B",
+                        $"{allocated} B",
+                        allocated <= rawAllocated ? GoalVerdict.Met : GoalVerdict.Missed));
             }
         }
 
-        foreach (RowRatio ratio in (adapterRatios ?? PointRatios.Compute(list)).Where(ratio => RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
+        foreach (RowRatio ratio in (adapterRatios ?? PointRatios.Compute(list)).Where(ratio =>
+            RatioMethods.Contains(ratio.Method) && RowVariants.Parse(ratio.Row).Kind == RowVariantKind.Adapter))
         {
             string threads = ratio.Threads == 1 ? string.Empty : $" at {ratio.Threads} threads";
             string processes = ratio.Processes > 0 ? $", {ratio.Processes} processes" : string.Empty;
-            checks.Add(new(ratio.Row, ratio.Method, ratio.ValueBytes, $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}{threads}", ratio.Formatted + processes, RatioVerdict(ratio.Value, ratio.Interval)));
+            checks.Add(
+                new(
+                    ratio.Row,
+                    ratio.Method,
+                    ratio.ValueBytes,
+                    $"adapter ÷ raw ≤ {MaxAdapterOverRaw:0.00}{threads}",
+                    ratio.Formatted + processes,
+                    RatioVerdict(ratio.Value, ratio.Interval)));
         }
 
         return checks;

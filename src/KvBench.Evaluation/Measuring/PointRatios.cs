@@ -20,7 +20,16 @@ namespace KvBench.Evaluation.Measuring;
 /// <see langword="null"/>.
 /// </param>
 /// <param name="Processes">How many processes the ratio was measured in, where it was measured paired; otherwise 0.</param>
-public sealed record RowRatio(string Method, int ValueBytes, string Row, string Reference, double Value, (double Low, double High)? Interval = null, int Threads = 1, CallTime? CallTime = null, int Processes = 0)
+public sealed record RowRatio(
+    string Method,
+    int ValueBytes,
+    string Row,
+    string Reference,
+    double Value,
+    (double Low, double High)? Interval = null,
+    int Threads = 1,
+    CallTime? CallTime = null,
+    int Processes = 0)
 {
     /// <summary>The ratio with its interval, as the tables print it: "1.04 (0.98–1.09)".</summary>
     public string Formatted => Interval is { } interval

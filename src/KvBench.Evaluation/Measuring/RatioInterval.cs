@@ -11,11 +11,11 @@ public static class RatioInterval
     /// <summary>The share of resampled ratios the interval holds: 95%.</summary>
     public const double Confidence = 0.95;
 
-    /// <summary>Resamples per interval: enough that the 2.5th and 97.5th percentiles move by under 1% between seeds.</summary>
+    /// <summary>Resamples per interval: enough that the 2.5th and 97.5th percentiles move by under 1% between random streams.</summary>
     private const int Resamples = 2_000;
 
-    /// <summary>Fixed, so the same iterations always give the same interval (MEASURING: data from fixed seeds).</summary>
-    private const int Seed = 20_261_124;
+    /// <summary>Fixed, so the same iterations always give the same interval (MEASURING: data from fixed random streams).</summary>
+    private const int RandomStream = 20_261_124;
 
     /// <summary>
     /// The interval of median(<paramref name="row"/>) ÷ median(<paramref name="reference"/>), or
@@ -30,7 +30,7 @@ public static class RatioInterval
             return null;
         }
 
-        var random = new Random(Seed);
+        var random = new Random(RandomStream);
         double[] ratios = new double[Resamples];
         double[] rowSample = new double[row.Count];
         double[] referenceSample = new double[reference.Count];

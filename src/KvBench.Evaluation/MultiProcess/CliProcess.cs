@@ -70,7 +70,9 @@ public sealed class CliProcess : IAsyncDisposable
         await using var process = new CliProcess(startInfo);
         process.CloseInput();
         int exitCode = await process.WaitForExitAsync(timeout).ConfigureAwait(false)
-            ?? throw new TimeoutException($"{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)} ran longer than {timeout.TotalSeconds:0.#} s and was killed. Its error output: {process.StandardError}");
+            ?? throw new TimeoutException(
+                $"{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)} ran longer than " +
+                    $"{timeout.TotalSeconds:0.#} s and was killed. Its error output: {process.StandardError}");
         return new CliRunResult(exitCode, string.Join('\n', await process.ReadAllOutputLinesAsync().ConfigureAwait(false)), process.StandardError);
     }
 

@@ -8,7 +8,9 @@ namespace KvBench.Evaluation.MultiProcess;
 /// <param name="First">The first writer.</param>
 /// <param name="Second">The second writer.</param>
 /// <param name="Verified">Per worker, its acknowledged records read back after both had ended.</param>
-public sealed record ContentionResult(string Store, TimeSpan Duration, WorkerRun First, WorkerRun Second, IReadOnlyDictionary<string, VerificationResult> Verified)
+public sealed record ContentionResult(
+    string Store, TimeSpan Duration, WorkerRun First, WorkerRun Second, IReadOnlyDictionary<string,
+    VerificationResult> Verified)
 {
     /// <summary>Whether both ended cleanly, no store call threw, and every acknowledged write is there with its bytes.</summary>
     public bool LostNothing =>

@@ -12,7 +12,10 @@ public readonly record struct CrashCheck(long Lost, long Torn, long? FirstLost)
     /// <summary>Unacknowledged records looked at after the last acknowledged one for torn writes: more than can be in flight.</summary>
     public const int UnacknowledgedChecked = 64;
 
-    /// <summary>Reads records 0 to <paramref name="acknowledged"/> - 1 of <paramref name="records"/> back, and the next <see cref="UnacknowledgedChecked"/>.</summary>
+    /// <summary>
+    /// Reads records 0 to <paramref name="acknowledged"/> - 1 of <paramref name="records"/> back, and the next
+    /// <see cref="UnacknowledgedChecked"/>.
+    /// </summary>
     public static CrashCheck Of(IKeyValueStore store, RecordSet records, long acknowledged)
     {
         ArgumentNullException.ThrowIfNull(store);

@@ -26,9 +26,14 @@ public enum CrashKill
 /// <param name="Rounds">Rounds run.</param>
 /// <param name="Acknowledged">Records acknowledged before the kills, over all rounds.</param>
 /// <param name="Lost">Acknowledged records missing after the reopen, or holding other bytes.</param>
-/// <param name="Torn">Records written but not acknowledged when the writer was killed that came back with bytes that are neither nothing nor the record.</param>
+/// <param name="Torn">
+/// Records written but not acknowledged when the writer was killed that came back with bytes that are neither nothing
+/// nor the record.
+/// </param>
 /// <param name="ReopenFailures">Reopens after a kill that failed: the error of each.</param>
-public sealed record CrashRoundsResult(string Store, Durability Durability, int Rounds, long Acknowledged, long Lost, long Torn, IReadOnlyList<string> ReopenFailures)
+public sealed record CrashRoundsResult(
+    string Store, Durability Durability, int Rounds, long Acknowledged, long Lost, long Torn,
+    IReadOnlyList<string> ReopenFailures)
 {
     /// <summary>Whether nothing acknowledged was lost, nothing torn, and every reopen succeeded.</summary>
     public bool Held => Lost == 0 && Torn == 0 && ReopenFailures.Count == 0;
@@ -76,15 +81,20 @@ public static class CrashRounds
             : throw new InvalidOperationException($"{RoundsVariable} is '{value}'; it must be a positive whole number of rounds.");
     }
 
-    /// <summary>Runs <paramref name="rounds"/> rounds on one store in <paramref name="directory"/>, each writer writing records of its own and killed.</summary>
+    /// <summary>
+    /// Runs <paramref name="rounds"/> rounds on one store in <paramref name="directory"/>, each writer writing records
+    /// of its own and killed.
+    /// </summary>
     /// <param name="cli">The kvbench that runs the writers.</param>
     /// <param name="store">The row.</param>
     /// <param name="durability">The tier the writers and the reopens use.</param>
     /// <param name="directory">The store's directory; rounds accumulate in it.</param>
     /// <param name="rounds">Writers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
     /// <param name="acknowledgeBeforeFlush">Acknowledge when Put returns even where the row needs a Flush: a control that must lose records.</param>
-    public static Task<CrashRoundsResult> RunAsync(KvBenchCli cli, string store, Durability durability, string directory, int rounds, int seed, bool acknowledgeBeforeFlush = false)
+    public static Task<CrashRoundsResult> RunAsync(
+        KvBenchCli cli, string store, Durability durability, string directory, int rounds, int killMoments,
+        bool acknowledgeBeforeFlush = false)
     {
         ArgumentNullException.ThrowIfNull(cli);
         var victim = new CrashVictim(
@@ -95,7 +105,7 @@ public static class CrashRounds
             workerName => CrashWriter.Arguments(store, directory, durability, workerName, acknowledgeBeforeFlush),
             KillWriterAsync,
             CrashWriter.Options(directory, durability));
-        return RunAsync(victim, rounds, seed);
+        return RunAsync(victim, rounds, killMoments);
     }
 
     /// <summary>
@@ -106,11 +116,11 @@ public static class CrashRounds
     /// <param name="server">KvBench's own server for the row and tier.</param>
     /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
     /// <param name="rounds">Writers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
-    public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunWriterKillsOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int killMoments)
     {
         ArgumentNullException.ThrowIfNull(server);
-        return RunAsync(OnServer(cli, server, directory, CrashKill.Writer, KillWriterAsync), rounds, seed);
+        return RunAsync(OnServer(cli, server, directory, CrashKill.Writer, KillWriterAsync), rounds, killMoments);
     }
 
     /// <summary>
@@ -122,8 +132,8 @@ public static class CrashRounds
     /// <param name="server">KvBench's own server for the row and tier, which the rounds kill and restart.</param>
     /// <param name="directory">Names the store on the server; rounds accumulate in it.</param>
     /// <param name="rounds">Servers to kill.</param>
-    /// <param name="seed">Seeds the kill moments, so a run can be repeated.</param>
-    public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int seed)
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a run can be repeated.</param>
+    public static Task<CrashRoundsResult> RunOnServerAsync(KvBenchCli cli, PrivateServer server, string directory, int rounds, int killMoments)
     {
         ArgumentNullException.ThrowIfNull(server);
         return RunAsync(
@@ -137,10 +147,13 @@ public static class CrashRounds
                 return killedAt;
             }),
             rounds,
-            seed);
+            killMoments);
     }
 
-    /// <summary>Writers of the store <paramref name="directory"/> names on <paramref name="server"/>, at its tier, and the reopen that reads them back through it.</summary>
+    /// <summary>
+    /// Writers of the store <paramref name="directory"/> names on <paramref name="server"/>, at its tier, and the
+    /// reopen that reads them back through it.
+    /// </summary>
     private static CrashVictim OnServer(KvBenchCli cli, PrivateServer server, string directory, CrashKill killed, Func<CliProcess, Task<long>> killAsync)
     {
         ArgumentNullException.ThrowIfNull(cli);
@@ -156,10 +169,10 @@ public static class CrashRounds
             CrashWriter.Options(directory, durability, server.Endpoint));
     }
 
-    private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int seed)
+    private static async Task<CrashRoundsResult> RunAsync(CrashVictim victim, int rounds, int killMoments)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
-        var random = new Random(seed);
+        var random = new Random(killMoments);
         long acknowledged = 0;
         long lost = 0;
         long torn = 0;
@@ -210,13 +223,17 @@ public static class CrashRounds
                 first = await writer.OutputLines.ReadAsync(firstAck.Token).ConfigureAwait(false);
                 if (!first.StartsWith(CrashWriter.AckPrefix, StringComparison.Ordinal))
                 {
-                    throw new InvalidOperationException($"The crash writer printed '{first}' instead of an acknowledgement. Its error output: {writer.StandardError}");
+                    throw new InvalidOperationException(
+                        $"The crash writer printed '{first}' instead of an acknowledgement. Its error output: {writer.StandardError}");
                 }
             }
             catch (Exception e) when (e is OperationCanceledException or System.Threading.Channels.ChannelClosedException)
             {
                 await writer.KillAsync().ConfigureAwait(false);
-                throw new InvalidOperationException($"The crash writer acknowledged nothing within {s_firstAckTimeout.TotalSeconds:0} s. Its error output: {writer.StandardError.Trim()}", e);
+                throw new InvalidOperationException(
+                    $"The crash writer acknowledged nothing within {s_firstAckTimeout.TotalSeconds:0} s. Its error " +
+                        $"output: {writer.StandardError.Trim()}",
+                    e);
             }
         }
 

@@ -23,17 +23,22 @@ public static class CrashWriter
     /// <summary>The prefix of an acknowledgement line; the record's index and the acknowledgement's timestamp follow.</summary>
     public const string AckPrefix = "ack ";
 
-    /// <summary>The option that acknowledges each record when Put returns even on a row that needs a Flush: the control that shows a crash round can see a loss.</summary>
+    /// <summary>
+    /// The option that acknowledges each record when Put returns even on a row that needs a Flush: the control that
+    /// shows a crash round can see a loss.
+    /// </summary>
     public const string AckBeforeFlushOption = "--ack-before-flush";
 
     /// <summary>The command line that starts a writer of <paramref name="workerName"/>'s records.</summary>
     /// <param name="store">The row.</param>
     /// <param name="directory">The store's directory (for a server row, what names its store on the server).</param>
     /// <param name="durability">The tier the writer opens the store at.</param>
-    /// <param name="workerName">Whose fixed-seed records to write.</param>
+    /// <param name="workerName">Whose numbered records to write.</param>
     /// <param name="acknowledgeBeforeFlush">See <see cref="AckBeforeFlushOption"/>.</param>
     /// <param name="endpoint">A server row's server, or <see langword="null"/> for the row's default.</param>
-    public static IReadOnlyList<string> Arguments(string store, string directory, Durability durability, string workerName, bool acknowledgeBeforeFlush = false, string? endpoint = null) =>
+    public static IReadOnlyList<string> Arguments(
+        string store, string directory, Durability durability, string workerName, bool acknowledgeBeforeFlush = false,
+        string? endpoint = null) =>
     [
         CommandName, "--store", store, "--dir", directory, "--durability", durability.ToString(), "--name", workerName,
         .. acknowledgeBeforeFlush ? [AckBeforeFlushOption] : Array.Empty<string>(),
@@ -41,7 +46,9 @@ public static class CrashWriter
     ];
 
     /// <summary>Writes and acknowledges records until the process is killed, or until <paramref name="maxRecords"/>.</summary>
-    public static void Run(StoreOptions options, string store, string workerName, TextWriter acknowledgements, bool acknowledgeBeforeFlush = false, long maxRecords = long.MaxValue)
+    public static void Run(
+        StoreOptions options, string store, string workerName, TextWriter acknowledgements,
+        bool acknowledgeBeforeFlush = false, long maxRecords = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(acknowledgements);
         using IKeyValueStore opened = StoreCatalog.Open(store, options);

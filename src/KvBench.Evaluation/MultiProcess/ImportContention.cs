@@ -29,7 +29,10 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
     /// <summary>Whether a second process can see <paramref name="store"/>'s data at all: rows that keep it in files.</summary>
     public static bool Applies(string store) => StoreCatalog.DeclaredCapabilities(store).MultiProcess != MultiProcessLevel.InProcess;
 
-    /// <summary>Runs the scenario on each of <paramref name="stores"/> that <see cref="Applies"/>, each in a fresh directory under <paramref name="workDirectory"/>.</summary>
+    /// <summary>
+    /// Runs the scenario on each of <paramref name="stores"/> that <see cref="Applies"/>, each in a fresh directory
+    /// under <paramref name="workDirectory"/>.
+    /// </summary>
     public async Task<IReadOnlyList<ImportContentionResult>> RunAsync(
         IEnumerable<string> stores,
         ImportContentionSettings settings,
@@ -47,7 +50,10 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
             {
                 long started = Stopwatch.GetTimestamp();
                 ImportContentionResult result = await RunAsync(store, directory, settings, durability).ConfigureAwait(false);
-                log?.Invoke($"{result.Failure ?? $"{store}: ui p99 {Summary(result.UiAlone)} alone, {Summary(result.UiDuringImport)} during the import; cli {result.Import?.RecordsPerSecond ?? 0:N0} records/s; {result.Lost} of {result.ReadBack:N0} lost"} ({Stopwatch.GetElapsedTime(started).TotalSeconds:0.0} s)");
+                log?.Invoke(
+                    $"{result.Failure ?? $"{store}: ui p99 {Summary(result.UiAlone)} alone, {Summary(result.UiDuringImport)} during the import; " +
+                        $"cli {result.Import?.RecordsPerSecond ?? 0:N0} records/s; {result.Lost} of {result.ReadBack:N0} lost"}" +
+                        $" ({Stopwatch.GetElapsedTime(started).TotalSeconds:0.0} s)");
                 results.Add(result);
             }
             finally
@@ -65,12 +71,18 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
 
         return results;
 
-        static string Summary(WorkloadResult? run) => run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {Reports.WorkloadTables.Latency(operation.Latency.P99)}"));
+        static string Summary(WorkloadResult? run) =>
+            run is null
+                ? "-"
+                : string.Join(
+                    " / ",
+                    run.Operations.Select(operation => $"{operation.Type} {Reports.WorkloadTables.Latency(operation.Latency.P99)}"));
     }
 
     /// <summary>Runs the scenario on <paramref name="store"/> in <paramref name="directory"/>, which should be new.</summary>
     /// <exception cref="ArgumentException">The row keeps its data in process memory (see <see cref="Applies"/>).</exception>
-    public async Task<ImportContentionResult> RunAsync(string store, string directory, ImportContentionSettings settings, Durability durability = Durability.Buffered)
+    public async Task<ImportContentionResult> RunAsync(
+        string store, string directory, ImportContentionSettings settings, Durability durability = Durability.Buffered)
     {
         ArgumentNullException.ThrowIfNull(settings);
         if (!Applies(store))
@@ -102,10 +114,20 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         bool clockShared = true;
         long uiStarted = Stopwatch.GetTimestamp();
         await using WorkerProcess ui = WorkerProcess.Start(_cli, uiOptions.ToArguments(), MultiProcessProbe.SecondWorker, uiAccess);
-        await using WorkerProcess cli = WorkerProcess.Start(_cli, (uiOptions with { Role = ImportContentionRole.Cli, Access = StoreAccess.ReadWrite }).ToArguments(), MultiProcessProbe.FirstWorker, StoreAccess.ReadWrite);
+        await using WorkerProcess cli = WorkerProcess.Start(
+            _cli,
+            (uiOptions with { Role = ImportContentionRole.Cli, Access = StoreAccess.ReadWrite }).ToArguments(),
+            MultiProcessProbe.FirstWorker,
+            StoreAccess.ReadWrite);
         if (await ReadyAsync(ui, MultiProcessProbe.SecondWorker, uiStarted) is not { } uiClockShared)
         {
-            return await EndAsync(ui, cli, result with { Ui = (await ui.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Ui }).ConfigureAwait(false);
+            return await EndAsync(
+                ui,
+                cli,
+                result with
+                {
+                    Ui = (await ui.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Ui,
+                }).ConfigureAwait(false);
         }
 
         clockShared &= uiClockShared;
@@ -123,7 +145,15 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         {
             ImportReport? refused = (await cli.MessageAsync(WorkerMessage.Finished, TimeSpan.Zero).ConfigureAwait(false))?.Import;
             bool expected = level == MultiProcessLevel.Exclusive && refused?.OpenFailure is { Error: nameof(StoreLockedException) };
-            return await EndAsync(ui, cli, result with { Import = refused, NotPossible = expected ? refused!.OpenFailure : null, ClockShared = clockShared }).ConfigureAwait(false);
+            return await EndAsync(
+                ui,
+                cli,
+                result with
+                {
+                    Import = refused,
+                    NotPossible = expected ? refused!.OpenFailure : null,
+                    ClockShared = clockShared,
+                }).ConfigureAwait(false);
         }
 
         clockShared &= cliClockShared;
@@ -152,7 +182,9 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
             bool shared = ready.Clock is { } clock && clock >= before && clock <= after;
             if (!shared)
             {
-                problems.Add($"The {name}'s clock ({ready.Clock}) is not this process's (between {before} and {after}): its timestamps cannot be compared, so no lag is reported.");
+                problems.Add(
+                    $"The {name}'s clock ({ready.Clock}) is not this process's (between {before} and {after}): its " +
+                        $"timestamps cannot be compared, so no lag is reported.");
             }
 
             return shared;
@@ -163,17 +195,26 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
         async Task<ImportContentionResult> EndAsync(WorkerProcess uiWorker, WorkerProcess cliWorker, ImportContentionResult partial)
         {
             uiWorker.Send($"{ImportContentionWorker.StopCommand} {partial.Import?.BatchesAttempted ?? 0}");
-            UiReport? uiReport = (await uiWorker.MessageAsync(WorkerMessage.Finished, settings.VisibilityDeadline + _timeouts.Exit).ConfigureAwait(false))?.Ui ?? partial.Ui;
+            UiReport? uiReport = (await uiWorker.MessageAsync(
+                WorkerMessage.Finished,
+                settings.VisibilityDeadline + _timeouts.Exit).ConfigureAwait(false))?.Ui
+                ?? partial.Ui;
             WorkerRun uiRun = await uiWorker.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
             WorkerRun cliRun = await cliWorker.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
             if (uiReport is null)
             {
-                problems.Add($"The ui gave no report (exit code {uiRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}): {uiRun.StandardError.Trim()}");
+                problems.Add(
+                    $"The ui gave no report (exit code " +
+                        $"{uiRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}" +
+                        $"): {uiRun.StandardError.Trim()}");
             }
 
             if (partial.UiAlone is not null && partial.Import is null)
             {
-                problems.Add($"The cli gave no report (exit code {cliRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}): {cliRun.StandardError.Trim()}");
+                problems.Add(
+                    $"The cli gave no report (exit code " +
+                        $"{cliRun.ExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none: killed"}" +
+                        $"): {cliRun.StandardError.Trim()}");
             }
 
             partial = partial with { Ui = uiReport };

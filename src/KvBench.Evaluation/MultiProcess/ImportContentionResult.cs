@@ -39,7 +39,10 @@ public sealed record ImportContentionResult
     /// <summary>Whether both workers' clocks were seen to be the parent's clock, so their timestamps compare.</summary>
     public bool ClockShared { get; init; }
 
-    /// <summary>How long after the cli's PutMany returned the ui first read the batch, over every batch both saw; <see langword="null"/> when nothing was measured.</summary>
+    /// <summary>
+    /// How long after the cli's PutMany returned the ui first read the batch, over every batch both saw;
+    /// <see langword="null"/> when nothing was measured.
+    /// </summary>
     public LatencySummary? VisibilityLag { get; init; }
 
     /// <summary>Acknowledged batches the ui found before the cli's PutMany had returned (counted as a lag of 0).</summary>
@@ -104,7 +107,10 @@ public sealed record ImportContentionResult
     /// <summary>What went wrong, in one line, or <see langword="null"/> when the run <see cref="Succeeded"/>.</summary>
     public string? Failure => Succeeded
         ? null
-        : $"{Store} import contention: {string.Join("; ", [.. Problems, .. ErrorLines(), .. Lost > 0 ? [$"{Lost:N0} of {ReadBack:N0} acknowledged writes lost"] : Array.Empty<string>()])}.";
+        : $"{Store} import contention: " +
+            $"{string.Join(
+                "; ",
+                [.. Problems, .. ErrorLines(), .. Lost > 0 ? [$"{Lost:N0} of {ReadBack:N0} acknowledged writes lost"] : Array.Empty<string>()])}.";
 
     /// <summary>The first error each source reported.</summary>
     public IEnumerable<string> ErrorLines()
@@ -113,13 +119,15 @@ public sealed record ImportContentionResult
         {
             if (run is { Succeeded: false })
             {
-                yield return $"ui {phase}: {run.WrongReads:N0} wrong reads, {run.Errors:N0} errors{(run.FirstError is null ? string.Empty : $" (first: {run.FirstError})")}";
+                yield return $"ui {phase}: {run.WrongReads:N0} wrong reads, {run.Errors:N0} errors" +
+                    $"{(run.FirstError is null ? string.Empty : $" (first: {run.FirstError})")}";
             }
         }
 
         if (Ui is { WatchErrorCount: > 0 } or { WrongBatchValues: > 0 })
         {
-            yield return $"ui looking for batches: {Ui.WatchErrorCount:N0} errors, {Ui.WrongBatchValues:N0} wrong values{(Ui.WatchErrors.Count > 0 ? $" (first: {Ui.WatchErrors[0]})" : string.Empty)}";
+            yield return $"ui looking for batches: {Ui.WatchErrorCount:N0} errors, {Ui.WrongBatchValues:N0} wrong " +
+                $"values{(Ui.WatchErrors.Count > 0 ? $" (first: {Ui.WatchErrors[0]})" : string.Empty)}";
         }
 
         if (Ui?.OpenFailure is { } uiOpen)

@@ -51,7 +51,7 @@ public static class ImportContentionWorker
 
     private const int ErrorsKept = 10;
 
-    /// <summary>The records the cli imports: fixed-seed, apart from the ui's, so the ui and the parent know every byte.</summary>
+    /// <summary>The records the cli imports: numbered, apart from the ui's, so the ui and the parent know every byte.</summary>
     public static RecordSet ImportRecords { get; } = WorkerRecords.For(MultiProcessProbe.FirstWorker, WorkloadSpec.DefaultValueBytes);
 
     /// <summary>The records the ui loads, reads and updates: the workload runner's own.</summary>
@@ -74,7 +74,9 @@ public static class ImportContentionWorker
         IKeyValueStore store;
         try
         {
-            store = StoreCatalog.Open(options.Store, new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access });
+            store = StoreCatalog.Open(
+                options.Store,
+                new StoreOptions { Directory = options.Directory, Durability = options.Durability, Access = options.Access });
         }
         catch (Exception e)
         {

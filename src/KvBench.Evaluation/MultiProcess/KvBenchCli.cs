@@ -120,6 +120,8 @@ public sealed class KvBenchCli
         string fullPath = Path.GetFullPath(path);
         return File.Exists(fullPath)
             ? fullPath
-            : throw new FileNotFoundException($"The kvbench CLI is not at '{fullPath}'; build src/KvBench.Cli, reference it from this project, or install the tool.", fullPath);
+            : throw new FileNotFoundException(
+                $"The kvbench CLI is not at '{fullPath}'; build src/KvBench.Cli, reference it from this project, or install the tool.",
+                fullPath);
     }
 }

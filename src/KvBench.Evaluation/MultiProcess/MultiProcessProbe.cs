@@ -66,9 +66,17 @@ public sealed class MultiProcessProbe
                 bool ranCleanly = EndedCleanly(firstRun) && EndedCleanly(others[0]);
                 bool readBack = verified.Values.All(result => result.Ok);
                 evidence.Add($"{SecondWorker} opened the store to read and write while {FirstWorker} held it.");
-                evidence.Add($"While both ran, {FirstWorker} {(firstSaw ? "saw" : "never saw")} {SecondWorker}'s records and {SecondWorker} {(secondSaw ? "saw" : "never saw")} {FirstWorker}'s.");
-                evidence.Add(ranCleanly ? "No store call in either process failed or read wrong bytes." : "A store call failed or read wrong bytes: see the runs.");
-                evidence.Add(readBack ? "Every acknowledged write of both was read back with its bytes afterwards." : "Acknowledged writes were missing or wrong afterwards.");
+                evidence.Add(
+                    $"While both ran, {FirstWorker} {(firstSaw ? "saw" : "never saw")} {SecondWorker}'s records and " +
+                        $"{SecondWorker} {(secondSaw ? "saw" : "never saw")} {FirstWorker}'s.");
+                evidence.Add(
+                    ranCleanly
+                        ? "No store call in either process failed or read wrong bytes."
+                        : "A store call failed or read wrong bytes: see the runs.");
+                evidence.Add(
+                    readBack
+                        ? "Every acknowledged write of both was read back with its bytes afterwards."
+                        : "Acknowledged writes were missing or wrong afterwards.");
 
                 // Two processes that each keep their own private copy never see each other, and nothing is left to read back.
                 MultiProcessLevel? sharedLevel = (ranCleanly, firstSaw, secondSaw) switch
@@ -99,7 +107,9 @@ public sealed class MultiProcessProbe
                 WorkerRun readerRun = await reader.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
                 others.Add(readerRun);
                 string? refusal = readerRun.Result?.WriteRefusedWith;
-                evidence.Add($"{SecondWorker} opened the store {access} while {FirstWorker} wrote, and {(saw ? "saw" : "never saw")} {FirstWorker}'s flushed records.");
+                evidence.Add(
+                    $"{SecondWorker} opened the store {access} while {FirstWorker} wrote, and " +
+                        $"{(saw ? "saw" : "never saw")} {FirstWorker}'s flushed records.");
                 evidence.Add(readerRun.Result is null
                     ? "It ended without a result."
                     : $"Its write attempt was {(refusal is null ? "accepted" : "refused with " + refusal)}.");
@@ -119,7 +129,9 @@ public sealed class MultiProcessProbe
         double slowest = others.Max(run => run.Result!.OpenMilliseconds);
         bool fast = slowest <= _timeouts.LockedOpenFailsWithin.TotalMilliseconds;
         bool exitCodesSayFailure = others.All(run => run.ExitCode is not (null or 0));
-        evidence.Add($"Every open beside {FirstWorker} failed with {nameof(StoreLockedException)}; the slowest took {slowest:0} ms (bound {_timeouts.LockedOpenFailsWithin.TotalMilliseconds:0} ms).");
+        evidence.Add(
+            $"Every open beside {FirstWorker} failed with {nameof(StoreLockedException)}; the slowest took " +
+                $"{slowest:0} ms (bound {_timeouts.LockedOpenFailsWithin.TotalMilliseconds:0} ms).");
         evidence.Add(exitCodesSayFailure ? "Every refused process exited with a non-zero code." : "A refused process exited with 0.");
         return await EndAsync(writer, declared, fast && exitCodesSayFailure ? MultiProcessLevel.Exclusive : null).ConfigureAwait(false);
 
@@ -129,7 +141,10 @@ public sealed class MultiProcessProbe
             WorkerRun firstRun = await firstWriter.FinishAsync(_timeouts.Exit).ConfigureAwait(false);
             IReadOnlyDictionary<string, VerificationResult> verified = Verify(store, directory, durability, [firstRun]);
             bool intact = EndedCleanly(firstRun) && verified.Values.All(result => result.Ok);
-            evidence.Add(intact ? $"{FirstWorker}'s acknowledged writes were all read back with their bytes afterwards." : $"{FirstWorker}'s data was not intact afterwards, or it failed.");
+            evidence.Add(
+                intact
+                    ? $"{FirstWorker}'s acknowledged writes were all read back with their bytes afterwards."
+                    : $"{FirstWorker}'s data was not intact afterwards, or it failed.");
             return new(store, declaredLevel, intact ? level : null, firstRun, others, verified, evidence);
         }
     }

@@ -25,7 +25,9 @@ public static class ServerKillVerdict
     {
         ArgumentNullException.ThrowIfNull(result);
         ServerTierPromise promise = PromiseOf(result);
-        return result.Torn > 0 || result.ReopenFailures.Count > 0 || (result.Lost > 0 && (promise.MayLose == TimeSpan.Zero || result.LostSpan > promise.MayLose));
+        return result.Torn > 0
+            || result.ReopenFailures.Count > 0
+            || (result.Lost > 0 && (promise.MayLose == TimeSpan.Zero || result.LostSpan > promise.MayLose));
     }
 
     /// <summary>One phrase: what was lost against what the tier allows.</summary>
@@ -42,7 +44,9 @@ public static class ServerKillVerdict
             return "held: nothing acknowledged lost";
         }
 
-        string lost = string.Create(CultureInfo.InvariantCulture, $"{result.Lost:N0} acknowledged writes lost, from up to {Milliseconds(result.LostSpan)} before the kill");
+        string lost = string.Create(
+            CultureInfo.InvariantCulture,
+            $"{result.Lost:N0} acknowledged writes lost, from up to {Milliseconds(result.LostSpan)} before the kill");
         string known = StoreCatalog.Row(result.Store) is ServerRow row && row.KnownLoss(result.Durability) is not null
             ? " (the row's known loss, which its Acknowledged column names)"
             : string.Empty;
@@ -62,7 +66,12 @@ public static class ServerKillVerdict
     /// (<see cref="ServerRow.KnownLoss"/>), which the table shows as measured, and which no run can fix.
     /// </summary>
     public static bool IsNewFailure(CrashRoundsResult result) =>
-        Broken(result) && !(result.Torn == 0 && result.ReopenFailures.Count == 0 && StoreCatalog.Row(result.Store) is ServerRow row && row.KnownLoss(result.Durability) is not null);
+        Broken(result)
+            && !(
+                result.Torn == 0
+                    && result.ReopenFailures.Count == 0
+                    && StoreCatalog.Row(result.Store) is ServerRow row
+                    && row.KnownLoss(result.Durability) is not null);
 
     /// <summary>The problem line of a broken result, for a run's failure list.</summary>
     public static string Problem(CrashRoundsResult result)

@@ -4,7 +4,7 @@ using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.MultiProcess;
 
-/// <summary>The records a named worker writes: a fixed-seed <see cref="RecordSet"/> per name, so its peer and a later verifier know every byte.</summary>
+/// <summary>The records a named worker writes: a numbered <see cref="RecordSet"/> per name, so its peer and a later verifier know every byte.</summary>
 public static class WorkerRecords
 {
     /// <summary>The length of every value a worker writes.</summary>
@@ -12,8 +12,8 @@ public static class WorkerRecords
 
     /// <summary>The records of the worker called <paramref name="workerName"/>, each value <paramref name="valueBytes"/> long.</summary>
     /// <remarks>
-    /// Each name's seed is a 64-bit FNV-1a hash of it mixed into <see cref="RecordSet.DefaultSeed"/>. Two record sets'
-    /// keys could only collide for indices that differ in the seeds' high bits, far beyond what a worker writes.
+    /// Each name's record set number is a 64-bit FNV-1a hash of it mixed into <see cref="RecordSet.DefaultNumber"/>. Two record sets'
+    /// keys could only collide for indices that differ in the numbers' high bits, far beyond what a worker writes.
     /// </remarks>
     public static RecordSet For(string workerName, int valueBytes = ValueBytes)
     {
@@ -24,6 +24,6 @@ public static class WorkerRecords
             hash = (hash ^ b) * 0x100000001B3;
         }
 
-        return new RecordSet(valueBytes, RecordSet.DefaultSeed ^ hash);
+        return new RecordSet(valueBytes, RecordSet.DefaultNumber ^ hash);
     }
 }

@@ -22,7 +22,9 @@ public sealed record WorkerRun(string Worker, StoreAccess Access, WorkerResult? 
             null => $"{Worker} ({Access}): no result, {exit}; stderr: {StandardError.Trim()}",
             { Opened: false } r => $"{Worker} ({Access}): open failed after {r.OpenMilliseconds:0} ms with {r.OpenError}: {r.OpenErrorMessage}; {exit}",
             var r => $"{Worker} ({Access}): opened in {r.OpenMilliseconds:0} ms, "
-                + (Access == StoreAccess.ReadWrite ? $"wrote {r.Written}, " : $"its write {(r.WriteRefusedWith is null ? "was accepted" : "was refused with " + r.WriteRefusedWith)}, ")
+                + (Access == StoreAccess.ReadWrite
+                    ? $"wrote {r.Written}, "
+                    : $"its write {(r.WriteRefusedWith is null ? "was accepted" : "was refused with " + r.WriteRefusedWith)}, ")
                 + $"saw {r.PeerSeenWhileRunning} of the peer's records while running and {r.PeerSeen} in all, {r.WrongPeerValues} wrong, "
                 + $"{r.ErrorCount} errors{(r.Errors.Count > 0 ? " (" + string.Join("; ", r.Errors) + ")" : string.Empty)}; {exit}",
         };

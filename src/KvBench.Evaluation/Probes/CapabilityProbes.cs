@@ -25,7 +25,7 @@ public static class CapabilityProbes
         byte[] value = [0x5A];
         int largest = LargestAccepted(searchLimitBytes, claimedBytes, length =>
         {
-            byte[] key = Fill(length, seed: length);
+            byte[] key = Fill(length, stream: length);
             store.Put(key, value);
             bool ok = store.Get(key) is [0x5A];
             store.Delete(key);
@@ -44,7 +44,7 @@ public static class CapabilityProbes
         byte[] key = [0x76, 0x61, 0x6C];
         int largest = LargestAccepted(searchLimitBytes, claimedBytes, length =>
         {
-            byte[] value = Fill(length, seed: length);
+            byte[] value = Fill(length, stream: length);
             store.Put(key, value);
             return store.Get(key) is { } read && read.AsSpan().SequenceEqual(value);
         });
@@ -217,7 +217,10 @@ public static class CapabilityProbes
         return LargestAccepted(limit, accepts);
     }
 
-    /// <summary>The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>, by doubling then bisection; 0 when even 1 fails. Any exception counts as "not accepted".</summary>
+    /// <summary>
+    /// The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>, by doubling then bisection;
+    /// 0 when even 1 fails. Any exception counts as "not accepted".
+    /// </summary>
     internal static int LargestAccepted(int limit, Func<int, bool> accepts)
     {
         bool Try(int length)
@@ -280,7 +283,10 @@ public static class CapabilityProbes
         return (done - warmedUp) / seconds;
     }
 
-    /// <summary>Calls <paramref name="operation"/> in batches until <paramref name="duration"/> has passed, counting in <paramref name="done"/>; the seconds taken.</summary>
+    /// <summary>
+    /// Calls <paramref name="operation"/> in batches until <paramref name="duration"/> has passed, counting in
+    /// <paramref name="done"/>; the seconds taken.
+    /// </summary>
     private static double RunFor(TimeSpan duration, Action<int> operation, ref int done)
     {
         const int Batch = 64;
@@ -303,10 +309,10 @@ public static class CapabilityProbes
     private static StoreOptions Options(string workDirectory, string probe) =>
         new() { Directory = Path.Combine(workDirectory, probe), Durability = Durability.Buffered };
 
-    private static byte[] Fill(int length, int seed)
+    private static byte[] Fill(int length, int stream)
     {
         byte[] bytes = GC.AllocateUninitializedArray<byte>(length);
-        new Random(seed).NextBytes(bytes);
+        new Random(stream).NextBytes(bytes);
         return bytes;
     }
 }

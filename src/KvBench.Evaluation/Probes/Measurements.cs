@@ -124,23 +124,31 @@ public sealed record StoreMeasurement
         var found = new List<string>();
         if (!Key.Agrees(Declared.MaxKeyBytes))
         {
-            found.Add($"{Name} declares keys up to {Declared.MaxKeyBytes:N0} bytes but the largest that round-tripped was {Key.LargestAcceptedBytes:N0} (searched to {Key.SearchLimitBytes:N0}).");
+            found.Add(
+                $"{Name} declares keys up to {Declared.MaxKeyBytes:N0} bytes but the largest that round-tripped was " +
+                    $"{Key.LargestAcceptedBytes:N0} (searched to {Key.SearchLimitBytes:N0}).");
         }
 
         if (!Value.Agrees(Declared.MaxValueBytes))
         {
-            found.Add($"{Name} declares values up to {Declared.MaxValueBytes:N0} bytes but the largest that round-tripped was {Value.LargestAcceptedBytes:N0} (searched to {Value.SearchLimitBytes:N0}).");
+            found.Add(
+                $"{Name} declares values up to {Declared.MaxValueBytes:N0} bytes but the largest that round-tripped " +
+                    $"was {Value.LargestAcceptedBytes:N0} (searched to {Value.SearchLimitBytes:N0}).");
         }
 
         if (Growth.Grew != Declared.GrowsWithoutRestart)
         {
-            found.Add($"{Name} declares GrowsWithoutRestart={Declared.GrowsWithoutRestart} but the growth probe measured {Growth.Grew} ({Growth.Failure ?? "no failure"}).");
+            found.Add(
+                $"{Name} declares GrowsWithoutRestart={Declared.GrowsWithoutRestart} but the growth probe measured " +
+                    $"{Growth.Grew} ({Growth.Failure ?? "no failure"}).");
         }
 
         // An inconclusive scan contradicts nothing: it is reported as inconclusive in the table.
         if (Scan.Indexed is { } indexed && indexed != Declared.OrderedPrefixScan)
         {
-            found.Add($"{Name} declares OrderedPrefixScan={Declared.OrderedPrefixScan} but a scan over {Scan.SizeRatio:0}x the records took {Scan.TimeRatio:0.0}x as long (growth exponent {Scan.Exponent:0.00}).");
+            found.Add(
+                $"{Name} declares OrderedPrefixScan={Declared.OrderedPrefixScan} but a scan over {Scan.SizeRatio:0}x " +
+                    $"the records took {Scan.TimeRatio:0.0}x as long (growth exponent {Scan.Exponent:0.00}).");
         }
 
         if (SurvivesReopen != Declared.Durability)
@@ -150,12 +158,17 @@ public sealed record StoreMeasurement
 
         if (UnflushedWriteSurvivesKill is { } survived && survived != Declared.WritesSurviveKillBeforeFlush)
         {
-            found.Add($"{Name} declares WritesSurviveKillBeforeFlush={Declared.WritesSurviveKillBeforeFlush} but an acknowledged, unflushed write {(survived ? "survived" : "was lost to")} a kill -9.");
+            found.Add(
+                $"{Name} declares WritesSurviveKillBeforeFlush={Declared.WritesSurviveKillBeforeFlush} but an " +
+                    $"acknowledged, unflushed write {(survived ? "survived" : "was lost to")} a kill -9.");
         }
 
         if (MultiProcess is { MatchesDeclared: false } multiProcess)
         {
-            found.Add($"{Name} declares multi-process level {Declared.MultiProcess} but two processes measured {multiProcess.Measured?.ToString() ?? "no consistent level"}: {string.Join(" ", multiProcess.Evidence)}");
+            found.Add(
+                $"{Name} declares multi-process level {Declared.MultiProcess} but two processes measured " +
+                    $"{multiProcess.Measured?.ToString() ?? "no consistent level"}: " +
+                    $"{string.Join(" ", multiProcess.Evidence)}");
         }
 
         return found;

@@ -45,7 +45,10 @@ public static class PrefixScanProbe
     /// <summary>Timings per size in one round; their median is the size's time.</summary>
     private const int TimingsPerSize = 7;
 
-    /// <summary>One timing repeats the scan until this much time has passed, so a scan of microseconds is not lost in the clock's resolution and jitter.</summary>
+    /// <summary>
+    /// One timing repeats the scan until this much time has passed, so a scan of microseconds is not lost in the
+    /// clock's resolution and jitter.
+    /// </summary>
     private static readonly TimeSpan s_minimumTiming = TimeSpan.FromMilliseconds(2);
 
     /// <summary>How long the scan runs untimed before the first size's timings (see <see cref="WarmUp"/>).</summary>

@@ -16,7 +16,9 @@ public static class StoreProbe
     /// leave both out.
     /// </param>
     /// <param name="timeouts">Bounds for those processes.</param>
-    public static async Task<StoreMeasurement> MeasureAsync(string name, ProbeSettings settings, string workDirectory, KvBenchCli? cli = null, MultiProcessTimeouts? timeouts = null)
+    public static async Task<StoreMeasurement> MeasureAsync(
+        string name, ProbeSettings settings, string workDirectory, KvBenchCli? cli = null,
+        MultiProcessTimeouts? timeouts = null)
     {
         StoreRow row = StoreCatalog.Row(name);
         StoreCapabilities declared = row.Declared;

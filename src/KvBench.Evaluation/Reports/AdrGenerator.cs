@@ -25,12 +25,16 @@ public static class AdrGenerator
     /// charts, says where to <paramref name="output"/> and each problem to <paramref name="errors"/>.
     /// </summary>
     /// <param name="request">What to measure and where to write it.</param>
-    /// <param name="cli">The CLI to start as other processes (two-process, kill and contention checks), or <see langword="null"/> to leave those unmeasured.</param>
+    /// <param name="cli">
+    /// The CLI to start as other processes (two-process, kill and contention checks), or <see langword="null"/> to
+    /// leave those unmeasured.
+    /// </param>
     /// <param name="output">Where the file and its charts went.</param>
     /// <param name="errors">One line per problem.</param>
     /// <param name="log">What each step starts and how long it took.</param>
     /// <returns>The problems: the run is no result (kvbench exits with its check-failed code) when there is any.</returns>
-    public static async Task<IReadOnlyList<string>> WriteAsync(AdrRequest request, KvBenchCli? cli, TextWriter output, TextWriter errors, Action<string>? log = null)
+    public static async Task<IReadOnlyList<string>> WriteAsync(
+        AdrRequest request, KvBenchCli? cli, TextWriter output, TextWriter errors, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(output);
@@ -39,12 +43,17 @@ public static class AdrGenerator
         string workDirectory = request.WorkDirectory ?? Path.Combine(Path.GetTempPath(), "kvbench-adr-" + Guid.NewGuid().ToString("N"));
         try
         {
-            AdrReport report = await MeasureAsync(sections, new AdrContext(workDirectory, request.ResultsDirectory, cli, log), request.Command).ConfigureAwait(false);
+            AdrReport report = await MeasureAsync(
+                sections,
+                new AdrContext(workDirectory, request.ResultsDirectory, cli, log),
+                request.Command).ConfigureAwait(false);
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
             ChartImages charts = await report.WriteAsync(file).ConfigureAwait(false);
             await output.WriteLineAsync($"Wrote {file}").ConfigureAwait(false);
-            await output.WriteLineAsync(charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);
+            await output.WriteLineAsync(
+                charts.Problem
+                    ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);
             List<string> problems = [.. report.Problems()];
             if (request.Profile is { } profile)
             {

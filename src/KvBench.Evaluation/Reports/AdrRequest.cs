@@ -24,7 +24,10 @@ public sealed record AdrRequest
     /// </summary>
     public string? WorkDirectory { get; init; }
 
-    /// <summary>The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section of the default file, and the server sections with <see cref="Servers"/>.</summary>
+    /// <summary>
+    /// The sections to run, by <see cref="AdrSection.Name"/>. Default (<see langword="null"/>): every section of the
+    /// default file, and the server sections with <see cref="Servers"/>.
+    /// </summary>
     public IReadOnlyCollection<string>? Sections { get; init; }
 
     /// <summary>Whether the server sections (<see cref="AdrSections.CreateServers"/>) follow the default ones. Default: <see langword="false"/>.</summary>

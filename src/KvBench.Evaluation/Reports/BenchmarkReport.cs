@@ -26,7 +26,10 @@ public sealed class BenchmarkReport
     /// <summary>When the report was written.</summary>
     public DateTime WrittenUtc { get; }
 
-    /// <summary>The newest report under <paramref name="resultsDirectory"/> whose file name contains <paramref name="benchmarkClass"/>, or <see langword="null"/>.</summary>
+    /// <summary>
+    /// The newest report under <paramref name="resultsDirectory"/> whose file name contains
+    /// <paramref name="benchmarkClass"/>, or <see langword="null"/>.
+    /// </summary>
     public static BenchmarkReport? FindLatest(string resultsDirectory, string benchmarkClass)
     {
         if (!Directory.Exists(resultsDirectory))
@@ -120,7 +123,12 @@ public sealed class BenchmarkReport
     {
         ArgumentNullException.ThrowIfNull(cell);
         string[] parts = cell.Trim().Split(' ', StringSplitOptions.RemoveEmptyEntries);
-        return parts.Length == 2 && double.TryParse(parts[0], System.Globalization.NumberStyles.Number, System.Globalization.CultureInfo.InvariantCulture, out double value)
+        return parts.Length == 2
+            && double.TryParse(
+                parts[0],
+                System.Globalization.NumberStyles.Number,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out double value)
             ? value * Charts.TimeUnit.Parse(parts[1]).Nanoseconds
             : null;
     }

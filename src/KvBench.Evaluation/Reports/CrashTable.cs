@@ -36,7 +36,9 @@ public static class CrashTable
     /// </summary>
     public static string ServerKillsToMarkdown(IEnumerable<CrashRoundsResult> results)
     {
-        var table = new MarkdownTable("Row", "Tier", "Server setting", "Rounds", "Acknowledged", "Lost", "Lost writes acknowledged within", "The setting may lose", "Torn", "Reopen failures", "Verdict");
+        var table = new MarkdownTable(
+            "Row", "Tier", "Server setting", "Rounds", "Acknowledged", "Lost", "Lost writes acknowledged within",
+            "The setting may lose", "Torn", "Reopen failures", "Verdict");
         foreach (CrashRoundsResult result in results)
         {
             ServerTierPromise promise = ServerKillVerdict.PromiseOf(result);
@@ -76,7 +78,8 @@ public static class CrashTable
             "Server killed: rounds", "acknowledged", "lost",
             "Survives");
         CrashRoundsResult[] writers = [.. writerKills.OrderBy(result => StoreCatalog.Row(result.Store) is ServerRow)];
-        IEnumerable<CrashRoundsResult> rows = writers.Concat(servers.Values.Where(server => !writers.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
+        IEnumerable<CrashRoundsResult> rows = writers.Concat(
+            servers.Values.Where(server => !writers.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
         foreach (CrashRoundsResult row in rows)
         {
             CrashRoundsResult? writer = row.Killed == CrashKill.Writer ? row : null;
@@ -116,7 +119,9 @@ public static class CrashTable
     {
         var held = new List<string>();
         var broke = new List<string>();
-        foreach ((CrashRoundsResult? result, string kill) in (ReadOnlySpan<(CrashRoundsResult?, string)>)[(writer, "a process kill"), (server, "a server kill")])
+        foreach ((CrashRoundsResult? result, string kill) in (ReadOnlySpan<(CrashRoundsResult?, string)>)[
+            (writer, "a process kill"),
+            (server, "a server kill")])
         {
             if (result is not null)
             {

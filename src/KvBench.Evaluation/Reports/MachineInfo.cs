@@ -22,7 +22,10 @@ public sealed record MachineInfo(string Cpu, int LogicalCores, long MemoryBytes,
 
     /// <summary>One line for a chart's title: "measured &lt;date&gt; on &lt;CPU&gt;, 2 logical cores, 24 GiB, ext4".</summary>
     public string Summary(DateTimeOffset measured) =>
-        string.Create(System.Globalization.CultureInfo.InvariantCulture, $"measured {measured:yyyy-MM-dd} on {Cpu}, {LogicalCores} logical cores, {MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {FileSystem}");
+        string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"measured {measured:yyyy-MM-dd} on {Cpu}, {LogicalCores} logical cores, " +
+                $"{MemoryBytes / (1024.0 * 1024 * 1024):0.#} GiB, {FileSystem}");
 
     /// <summary>The file system type of the mount that holds <paramref name="path"/>, from /proc/mounts.</summary>
     public static string FileSystemOf(string path)

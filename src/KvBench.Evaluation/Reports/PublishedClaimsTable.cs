@@ -39,7 +39,20 @@ public static class PublishedClaimsTable
         cells.WriteTo(output);
         PublishedClaimSettings settings = results.Settings;
         output.AppendLine(string.Create(s_numbers,
-            $"Each write is one `Put` of its own (autocommit, no transaction around a batch, as the write-up kept them) that overwrites one of {settings.Records:N0} player records ({settings.ValueBytes} B values) with its next version, so every write changes the bytes its key holds; afterwards every record is read back and must hold the version written last. Sparse rounds: {settings.SparseRounds:N0} rounds of {PublishedClaimSettings.RowsPerRound} writes (the write-up's {PublishedClaimSettings.WriteUpRounds:N0} divided by {settings.RoundsDivisor}), writes/s over all of them. Volumes: one batch of warm-up, then {settings.Repeats} batches of {string.Join(" and ", settings.Volumes)} writes, the median reported; the pool is {settings.PoolThreads} threads sharing a batch's writes (`Parallel.For`), the write-up's asynchronous pool of 4. The stores a comparison sets side by side take turns batch by batch (round by round for the sparse rounds) in ABBA order, so the machine's other work falls on all of them alike. Tiers compare like with like: Synced is Sqlite_WAL's `synchronous=FULL` against `innodb_flush_log_at_trx_commit=1`, Buffered `synchronous=NORMAL` against `2`. MariaDB runs on loopback; its figures include the round trip. `{Command(settings)}`")).AppendLine();
+            $"Each write is one `Put` of its own (autocommit, no transaction around a batch, as the write-up kept " +
+                $"them) that overwrites one of {settings.Records:N0} player records ({settings.ValueBytes} B values) " +
+                $"with its next version, so every write changes the bytes its key holds; afterwards every record is " +
+                $"read back and must hold the version written last. Sparse rounds: {settings.SparseRounds:N0} rounds " +
+                $"of {PublishedClaimSettings.RowsPerRound} writes (the write-up's " +
+                $"{PublishedClaimSettings.WriteUpRounds:N0} divided by {settings.RoundsDivisor}), writes/s over all " +
+                $"of them. Volumes: one batch of warm-up, then {settings.Repeats} batches of " +
+                $"{string.Join(" and ", settings.Volumes)} writes, the median reported; the pool is " +
+                $"{settings.PoolThreads} threads sharing a batch's writes (`Parallel.For`), the write-up's " +
+                $"asynchronous pool of 4. The stores a comparison sets side by side take turns batch by batch (round " +
+                $"by round for the sparse rounds) in ABBA order, so the machine's other work falls on all of them " +
+                $"alike. Tiers compare like with like: Synced is Sqlite_WAL's `synchronous=FULL` against " +
+                $"`innodb_flush_log_at_trx_commit=1`, Buffered `synchronous=NORMAL` against `2`. MariaDB runs on " +
+                $"loopback; its figures include the round trip. `{Command(settings)}`")).AppendLine();
         return output.ToString();
     }
 

@@ -21,10 +21,15 @@ public static class PublishedPointOperations
         new("FileSystem", "Put", 125_418.1, 5_176),
         new("FileSystem", "Get", 29_349.1, 5_752),
         new("FileSystem", "HaveKey", 11_911.0, 824),
-        new("LiteDB", "Put", 1_933_521.3, 163_360, "measured here on the LiteDB row (Connection=Shared), whose every write is fsynced as its per-operation engine closes: Synced, whatever the tier asked"),
+        new(
+            "LiteDB", "Put", 1_933_521.3, 163_360,
+            "measured here on the LiteDB row (Connection=Shared), whose every write is fsynced as its per-operation " +
+                "engine closes: Synced, whatever the tier asked"),
         new("LiteDB", "Get", 309_517.3, 148_657),
         new("LiteDB", "HaveKey", 317_962.0, 156_145),
-        new("LMDB", "Put", 525_621.3, 593, "published as a synced commit per Put (LMDB's default), measured here at Buffered: the SyncedPuts table has LMDB's synced Put"),
+        new(
+            "LMDB", "Put", 525_621.3, 593,
+            "published as a synced commit per Put (LMDB's default), measured here at Buffered: the SyncedPuts table has LMDB's synced Put"),
         new("LMDB", "Get", 872.0, 744),
         new("LMDB", "HaveKey", 835.6, 592),
         new("Sqlite_WAL", "Put", 7_169.4, 2_696),
@@ -42,7 +47,9 @@ public static class PublishedPointOperations
     public static MarkdownTable Table(BenchmarkReport pointOperations)
     {
         ArgumentNullException.ThrowIfNull(pointOperations);
-        var table = new MarkdownTable("Row", "Method", "Published mean", "Published allocated", "Measured mean", "Measured allocated", "Measured ÷ published", "Note");
+        var table = new MarkdownTable(
+            "Row", "Method", "Published mean", "Published allocated", "Measured mean", "Measured allocated",
+            "Measured ÷ published", "Note");
         foreach (Published cell in s_record)
         {
             string[]? measured = pointOperations.Rows.FirstOrDefault(row =>

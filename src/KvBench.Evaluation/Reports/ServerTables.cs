@@ -38,8 +38,12 @@ public static class ServerTables
         foreach (OwnBenchmarkComparison comparison in comparisons)
         {
             string clients = comparison.Clients.ToString(s_numbers);
-            table.Add(comparison.Row, comparison.Tool, clients, "Put", Rate(comparison.RowPutsPerSecond), Rate(comparison.ToolPutsPerSecond), Ratio(comparison.PutRatio));
-            table.Add(comparison.Row, comparison.Tool, clients, "Get", Rate(comparison.RowGetsPerSecond), Rate(comparison.ToolGetsPerSecond), Ratio(comparison.GetRatio));
+            table.Add(
+                comparison.Row, comparison.Tool, clients, "Put", Rate(comparison.RowPutsPerSecond),
+                Rate(comparison.ToolPutsPerSecond), Ratio(comparison.PutRatio));
+            table.Add(
+                comparison.Row, comparison.Tool, clients, "Get", Rate(comparison.RowGetsPerSecond),
+                Rate(comparison.ToolGetsPerSecond), Ratio(comparison.GetRatio));
         }
 
         return table;
@@ -49,10 +53,17 @@ public static class ServerTables
     public static MarkdownTable Lineage(IEnumerable<LineageComparison> comparisons)
     {
         ArgumentNullException.ThrowIfNull(comparisons);
-        var table = new MarkdownTable("Threads", "Operation", $"{LineageComparison.ServerRow} (ops/s)", $"{LineageComparison.InProcessRow} (ops/s)", $"{LineageComparison.ServerRow} ÷ {LineageComparison.InProcessRow}");
+        var table = new MarkdownTable(
+            "Threads",
+            "Operation",
+            $"{LineageComparison.ServerRow} (ops/s)",
+            $"{LineageComparison.InProcessRow} (ops/s)",
+            $"{LineageComparison.ServerRow} ÷ {LineageComparison.InProcessRow}");
         foreach (LineageComparison comparison in comparisons)
         {
-            table.Add(comparison.Threads.ToString(s_numbers), comparison.Operation, Rate(comparison.ServerPerSecond), Rate(comparison.InProcessPerSecond), Ratio(comparison.Ratio));
+            table.Add(
+                comparison.Threads.ToString(s_numbers), comparison.Operation, Rate(comparison.ServerPerSecond),
+                Rate(comparison.InProcessPerSecond), Ratio(comparison.Ratio));
         }
 
         return table;

@@ -23,7 +23,10 @@ public static class WorkloadTables
     /// </summary>
     public static MarkdownTable Ycsb(IEnumerable<WorkloadResult> results, Durability? acknowledgedAt = null)
     {
-        var table = new MarkdownTable([.. RowColumns(acknowledgedAt), "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99", "p99.9", "max", "run CPU/op", "run syscalls/op", "Wrong reads", "Errors"]);
+        var table = new MarkdownTable(
+            [
+                .. RowColumns(acknowledgedAt), "Workload", "Threads", "Operation", "ops/s", "p50", "p95", "p99",
+                "p99.9", "max", "run CPU/op", "run syscalls/op", "Wrong reads", "Errors"]);
         foreach (WorkloadResult result in results)
         {
             foreach (OperationResult operation in result.Operations)
@@ -58,7 +61,8 @@ public static class WorkloadTables
         ArgumentNullException.ThrowIfNull(results);
         int[] threadCounts = [.. results.Select(result => result.Settings.Threads).Distinct().Order()];
         var table = new MarkdownTable([
-            .. RowColumns(acknowledgedAt), "Mix", .. threadCounts.Select(threads => string.Create(s_numbers, $"{threads} thread{(threads == 1 ? string.Empty : "s")} (ops/s)")),
+            .. RowColumns(acknowledgedAt), "Mix",
+            .. threadCounts.Select(threads => string.Create(s_numbers, $"{threads} thread{(threads == 1 ? string.Empty : "s")} (ops/s)")),
             string.Create(s_numbers, $"p99 at {threadCounts.LastOrDefault()} threads"), "Wrong reads"]);
         foreach (IGrouping<(string Store, string Mix), WorkloadResult> group in results.GroupBy(result => (result.Store, result.Workload.Name)))
         {
@@ -66,8 +70,16 @@ public static class WorkloadTables
             table.Add([
                 .. RowCells(group.Key.Store, acknowledgedAt),
                 group.Key.Mix,
-                .. threadCounts.Select(threads => group.FirstOrDefault(result => result.Settings.Threads == threads) is { } result ? Rate(result.OperationsPerSecond) : "-"),
-                widest is null ? "-" : string.Join(" / ", widest.Operations.Select(operation => $"{operation.Type} {Latency(operation.Latency, static latency => latency.P99)}")),
+                .. threadCounts.Select(threads =>
+                    group.FirstOrDefault(result => result.Settings.Threads == threads) is { } result
+                        ? Rate(result.OperationsPerSecond)
+                        : "-"),
+                widest is null
+                    ? "-"
+                    : string.Join(
+                        " / ",
+                        widest.Operations.Select(operation =>
+                            $"{operation.Type} {Latency(operation.Latency, static latency => latency.P99)}")),
                 group.Sum(result => result.WrongReads).ToString("N0", s_numbers)]);
         }
 
@@ -83,7 +95,9 @@ public static class WorkloadTables
     {
         var table = new MarkdownTable("Row", "Mix", "Threads", "ops/s", "CPU/op", "of it system", "syscalls/op", "cores busy");
         // In the order the rows and mixes first appear (the catalog's), each one's thread counts ascending.
-        foreach (WorkloadResult result in results.GroupBy(result => (result.Store, result.Workload.Name)).SelectMany(group => group.OrderBy(result => result.Settings.Threads)))
+        foreach (WorkloadResult result in results
+            .GroupBy(result => (result.Store, result.Workload.Name))
+            .SelectMany(group => group.OrderBy(result => result.Settings.Threads)))
         {
             table.Add(
                 result.Store,
@@ -115,7 +129,9 @@ public static class WorkloadTables
                 continue;
             }
 
-            foreach (WorkloadResult many in group.Where(result => result.Settings.Threads > 1 && result.Cost is not null).OrderBy(result => result.Settings.Threads))
+            foreach (WorkloadResult many in group
+                .Where(result => result.Settings.Threads > 1 && result.Cost is not null)
+                .OrderBy(result => result.Settings.Threads))
             {
                 int usable = Math.Min(many.Settings.Threads, oneCost.Cores);
                 double growth = many.OperationsPerSecond / one.OperationsPerSecond;
@@ -124,7 +140,12 @@ public static class WorkloadTables
                     continue;
                 }
 
-                lines.Add(string.Create(s_numbers, $"{group.Key.Store} ({group.Key.Mix}) ran {growth:0.0}x its one-thread rate at {many.Settings.Threads} threads on {oneCost.Cores} cores, where more threads can give at most {usable}x: {WhyFasterThanCores(one, many)}."));
+                lines.Add(
+                    string.Create(
+                        s_numbers,
+                        $"{group.Key.Store} ({group.Key.Mix}) ran {growth:0.0}x its one-thread rate at " +
+                            $"{many.Settings.Threads} threads on {oneCost.Cores} cores, where more threads can give " +
+                            $"at most {usable}x: {WhyFasterThanCores(one, many)}."));
             }
         }
 
@@ -159,7 +180,8 @@ public static class WorkloadTables
             text += $", but the process kept more of the cores busy, {busyOne} → {busyMany}";
             if (double.Parse(busyOne, s_numbers) < 1)
             {
-                text += ": at one thread it kept under one core busy, so its one thread waited part of the time (on its server, the device or a lock), and more threads wait at once";
+                text += ": at one thread it kept under one core busy, so its one thread waited part of the time (on " +
+                    "its server, the device or a lock), and more threads wait at once";
             }
         }
         else
@@ -178,7 +200,10 @@ public static class WorkloadTables
     {
         List<string> lines = [];
         foreach (IGrouping<string, WorkloadResult> group in results
-            .Where(result => ReadsOnConnectionPerThreadInWal(result.Store) && result.Workload.Mix == OperationMix.ReadOnly && result.SystemCallsPerOperation is not null)
+            .Where(result =>
+                ReadsOnConnectionPerThreadInWal(result.Store)
+                    && result.Workload.Mix == OperationMix.ReadOnly
+                    && result.SystemCallsPerOperation is not null)
             .GroupBy(result => result.Store))
         {
             WorkloadResult? one = group.FirstOrDefault(result => result.Settings.Threads == 1);
@@ -188,19 +213,37 @@ public static class WorkloadTables
                 continue;
             }
 
-            lines.Add(string.Create(s_numbers, $"{group.Key} ({one.Workload.Name}): a lone reader made {SystemCallsPerOperation(one)} system calls per read ({CpuPerOperation(one)} of CPU{InTheKernel(one)}), against {SystemCallsPerOperation(most)} ({CpuPerOperation(most)}{InTheKernel(most)}) at {most.Settings.Threads} threads. ")
-                + "Every read is a transaction of its own, and in WAL each one takes a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file when it starts and drops it when it ends: that lock is how SQLite tells the checkpointer and the next writer, in any process, which WAL frames a reader may still need. "
-                + "SQLite's unix VFS keeps one such lock per process and file and counts its holders, so while one of the process's connections holds it another takes and drops it without a system call: with several readers one nearly always holds it, and a lone reader pays the pair on every read. "
-                + "Where no commit has reached the WAL since the -shm file was set up, a read also pays an fstat of the database file, whose size the WAL index does not hold yet. "
-                + "Keeping an idle connection in a read transaction would hold the lock for the lone reader, but a held read mark keeps checkpoints from copying frames back (past its snapshot, or at all while the WAL was empty when it was taken) and the WAL from starting over, so the WAL would grow for as long as it is held; the adapter does not do it.");
+            lines.Add(string.Create(
+                s_numbers,
+                $"{group.Key} ({one.Workload.Name}): a lone reader made {SystemCallsPerOperation(one)} system calls " +
+                    $"per read ({CpuPerOperation(one)} of CPU{InTheKernel(one)}), against " +
+                    $"{SystemCallsPerOperation(most)} ({CpuPerOperation(most)}{InTheKernel(most)}) at " +
+                    $"{most.Settings.Threads} threads. ")
+                + "Every read is a transaction of its own, and in WAL each one takes a shared POSIX lock (fcntl " +
+                    "F_SETLK) on a read-mark byte of the -shm file when it starts and drops it when it ends: that " +
+                    "lock is how SQLite tells the checkpointer and the next writer, in any process, which WAL frames " +
+                    "a reader may still need. "
+                + "SQLite's unix VFS keeps one such lock per process and file and counts its holders, so while one " +
+                    "of the process's connections holds it another takes and drops it without a system call: with " +
+                    "several readers one nearly always holds it, and a lone reader pays the pair on every read. "
+                + "Where no commit has reached the WAL since the -shm file was set up, a read also pays an fstat of " +
+                    "the database file, whose size the WAL index does not hold yet. "
+                + "Keeping an idle connection in a read transaction would hold the lock for the lone reader, but a " +
+                    "held read mark keeps checkpoints from copying frames back (past its snapshot, or at all while " +
+                    "the WAL was empty when it was taken) and the WAL from starting over, so the WAL would grow for " +
+                    "as long as it is held; the adapter does not do it.");
         }
 
         return lines;
     }
 
-    /// <summary>Whether <paramref name="store"/> is a catalog row of SQLite in WAL with a read connection per thread (<see cref="SqliteRow.ReadsOnConnectionPerThreadInWal"/>).</summary>
+    /// <summary>
+    /// Whether <paramref name="store"/> is a catalog row of SQLite in WAL with a read connection per thread
+    /// (<see cref="SqliteRow.ReadsOnConnectionPerThreadInWal"/>).
+    /// </summary>
     private static bool ReadsOnConnectionPerThreadInWal(string store) =>
-        StoreCatalog.AllNames.Contains(store, StringComparer.OrdinalIgnoreCase) && StoreCatalog.Row(store) is SqliteRow { ReadsOnConnectionPerThreadInWal: true };
+        StoreCatalog.AllNames.Contains(store, StringComparer.OrdinalIgnoreCase)
+            && StoreCatalog.Row(store) is SqliteRow { ReadsOnConnectionPerThreadInWal: true };
 
     /// <summary>
     /// <see cref="ThreadCosts"/> under a line that introduces it, then the <see cref="FasterThanCores"/> and
@@ -245,7 +288,11 @@ public static class WorkloadTables
     /// </summary>
     public static MarkdownTable Scale(IEnumerable<ScalePoint> points, Durability? acknowledgedAt = null)
     {
-        var table = new MarkdownTable([.. RowColumns(acknowledgedAt), "Records", "Load (records/s)", "Bytes on disk per record", "Get p50", "Put p50", "Scan 1-100 p50", "Get CPU/op", "Get syscalls/op", "Put CPU/op", "Put syscalls/op", "Wrong reads"]);
+        var table = new MarkdownTable(
+            [
+                .. RowColumns(acknowledgedAt), "Records", "Load (records/s)", "Bytes on disk per record", "Get p50",
+                "Put p50", "Scan 1-100 p50", "Get CPU/op", "Get syscalls/op", "Put CPU/op", "Put syscalls/op",
+                "Wrong reads"]);
         foreach (ScalePoint point in points)
         {
             table.Add([
@@ -273,14 +320,32 @@ public static class WorkloadTables
     /// </summary>
     public static MarkdownTable Contention(IEnumerable<ImportContentionResult> results)
     {
-        var table = new MarkdownTable("Row", "ui p99 alone", "ui p99 during import", "ui max during import", "cli records/s", "visibility lag p50 / max", "cli commit visible → PutMany returned p50 / max", "errors", "lost");
+        var table = new MarkdownTable(
+            "Row",
+            "ui p99 alone",
+            "ui p99 during import",
+            "ui max during import",
+            "cli records/s",
+            "visibility lag p50 / max",
+            "cli commit visible → PutMany returned p50 / max",
+            "errors",
+            "lost");
         foreach (ImportContentionResult result in results)
         {
             string lost = $"{result.Lost.ToString("N0", s_numbers)} of {result.ReadBack.ToString("N0", s_numbers)}";
             if (result.NotPossible is { } refused)
             {
                 string notPossible = $"not possible: the cli's open got {refused.Error}";
-                table.Add(ContentionRow(result), PerOperation(result.UiAlone, latency => latency.P99), notPossible, "-", "-", "-", "-", ContentionErrors(result), lost);
+                table.Add(
+                    ContentionRow(result),
+                    PerOperation(result.UiAlone, latency => latency.P99),
+                    notPossible,
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    ContentionErrors(result),
+                    lost);
                 continue;
             }
 
@@ -328,7 +393,8 @@ public static class WorkloadTables
     /// <summary>The row, and the shape the store allowed where it is not two processes reading and writing.</summary>
     private static string ContentionRow(ImportContentionResult result) => result.UiAccess == StoreAccess.ReadWrite
         ? result.Store
-        : $"{result.Store} (cli the one writer, ui reads as {result.UiAccess}{(result.Ui?.WriteRefusedWith is { } refused ? $"; its write got {refused}" : string.Empty)})";
+        : $"{result.Store} (cli the one writer, ui reads as {result.UiAccess}" +
+            $"{(result.Ui?.WriteRefusedWith is { } refused ? $"; its write got {refused}" : string.Empty)})";
 
     /// <summary>"Read 45 µs / Update 1.2 ms".</summary>
     private static string PerOperation(WorkloadResult? run, Func<LatencySummary, double> pick) =>
@@ -345,7 +411,9 @@ public static class WorkloadTables
         if (result.SeenBeforeAcknowledged > 0)
         {
             string by = result.SeenEarlyBy is { } early ? $", by {Latency(early.P50)} p50 and {Latency(early.Max)} at most" : string.Empty;
-            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany returned{by}, each counted as a lag of 0)";
+            cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of " +
+                $"{(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany " +
+                $"returned{by}, each counted as a lag of 0)";
         }
 
         return result.Unseen > 0 ? $"{cell} ({result.Unseen.ToString("N0", s_numbers)} batches never seen)" : cell;
@@ -362,7 +430,8 @@ public static class WorkloadTables
         string cell = $"{Latency(afterCommit.P50)} / {Latency(afterCommit.Max)}";
         string batches = afterCommit.Count.ToString("N0", s_numbers);
         return result.CommitCheckpoints is { Count: > 0 } checkpoints
-            ? $"{cell} (auto-checkpoint in {checkpoints.Count.ToString("N0", s_numbers)} of {batches} batches: p50 {Latency(checkpoints.P50)}, max {Latency(checkpoints.Max)})"
+            ? $"{cell} (auto-checkpoint in {checkpoints.Count.ToString("N0", s_numbers)} of {batches} batches: p50 " +
+                $"{Latency(checkpoints.P50)}, max {Latency(checkpoints.Max)})"
             : $"{cell} (no auto-checkpoint in {batches} batches)";
     }
 
@@ -384,25 +453,51 @@ public static class WorkloadTables
             var text = new StringBuilder(result.Store).Append(": ");
             text.Append(result.SeenBeforeAcknowledged == 0
                 ? $"no batch of {batches} was seen before the cli's PutMany returned. "
-                : $"{result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {batches} batches were seen before the cli's PutMany returned{(result.SeenEarlyBy is { } by ? $", by {Latency(by.P50)} p50 and {Latency(by.Max)} at most" : string.Empty)}. ");
-            text.Append(s_numbers, $"The cli's writer timed each commit: it was visible {Latency(afterCommit.P50)} p50 ({Latency(afterCommit.Max)} at most) before PutMany returned; ");
+                : $"{result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {batches} batches were seen before " +
+                    $"the cli's PutMany returned" +
+                    $"{(result.SeenEarlyBy is { } by ? $", by {Latency(by.P50)} p50 and {Latency(by.Max)} at most" : string.Empty)}" +
+                    $". ");
+            text.Append(
+                s_numbers,
+                $"The cli's writer timed each commit: it was visible {Latency(afterCommit.P50)} p50 (" +
+                    $"{Latency(afterCommit.Max)} at most) before PutMany returned; ");
             text.Append(checkpointed > 0
-                ? $"{checkpointed.ToString("N0", s_numbers)} of {batches} commits ran an auto-checkpoint in SQLite's commit hook ({Latency(result.CommitCheckpoints!.P50)} p50, {Latency(result.CommitCheckpoints.Max)} at most), "
+                ? $"{checkpointed.ToString("N0", s_numbers)} of {batches} commits ran an auto-checkpoint in SQLite's " +
+                    $"commit hook ({Latency(result.CommitCheckpoints!.P50)} p50, " +
+                    $"{Latency(result.CommitCheckpoints.Max)} at most), "
                 : $"none of {batches} commits ran an auto-checkpoint, ");
             text.Append(s_numbers, $"and once the hook had returned PutMany took {Latency(afterHook.P50)} p50 ({Latency(afterHook.Max)} at most) more. ");
             if (result.SeenBeforeAcknowledged > 0)
             {
-                text.Append(s_numbers, $"Of the batches seen early, {where.DuringCheckpoint:N0} were seen while the hook checkpointed, {where.AfterHook:N0} after it had returned and {where.BeforeHook:N0} before SQLite called it (a commit is visible once SQLite has written the WAL index header, a little before the hook): ");
+                text.Append(
+                    s_numbers,
+                    $"Of the batches seen early, {where.DuringCheckpoint:N0} were seen while the hook checkpointed, " +
+                        $"{where.AfterHook:N0} after it had returned and {where.BeforeHook:N0} before SQLite called " +
+                        $"it (a commit is visible once SQLite has written the WAL index header, a little before the " +
+                        $"hook): ");
                 text.Append(where.DuringCheckpoint * 2 > result.SeenBeforeAcknowledged
                     ? "the auto-checkpoint, which runs inside the committing PutMany after the commit is visible, explains most of them. "
-                    : $"{(where.DuringCheckpoint > 0 ? "the auto-checkpoint explains only some of them; most" : "the auto-checkpoint explains none of them; they")} fell in the plain time between the commit becoming visible and PutMany returning, which the ui, looking every {result.Settings.PollInterval.TotalMilliseconds.ToString("0.#", s_numbers)} ms from the other process on {Environment.ProcessorCount} logical cores, catches whenever a look falls in it. ");
+                    : $"{(where.DuringCheckpoint > 0
+                        ? "the auto-checkpoint explains only some of them; most"
+                        : "the auto-checkpoint explains none of them; they")}" +
+                        $" fell in the plain time between the commit becoming visible and PutMany returning, which " +
+                        $"the ui, looking every " +
+                        $"{result.Settings.PollInterval.TotalMilliseconds.ToString("0.#", s_numbers)} ms from the " +
+                        $"other process on {Environment.ProcessorCount} logical cores, catches whenever a look falls " +
+                        $"in it. ");
             }
 
             if (checkpointed > 0 && result.CommitWal is { AutoCheckpointFrames: > 0 } wal)
             {
-                text.Append(s_numbers, $"The WAL held {wal.MedianFrames:N0} frames after the median commit ({wal.MaxFrames:N0} at most) against the writer's threshold of {wal.AutoCheckpointFrames:N0}");
+                text.Append(
+                    s_numbers,
+                    $"The WAL held {wal.MedianFrames:N0} frames after the median commit ({wal.MaxFrames:N0} at most) " +
+                        $"against the writer's threshold of {wal.AutoCheckpointFrames:N0}");
                 text.Append(wal.MedianFrames >= wal.AutoCheckpointFrames
-                    ? ": SQLite starts the WAL over only when a writer begins after a checkpoint has copied every frame and no other connection is reading from the WAL, which seldom held while the ui read and wrote, so the WAL stayed over the threshold and every commit over it checkpointed again, syncing the WAL and the database file each time."
+                    ? ": SQLite starts the WAL over only when a writer begins after a checkpoint has copied every " +
+                        "frame and no other connection is reading from the WAL, which seldom held while the ui read " +
+                        "and wrote, so the WAL stayed over the threshold and every commit over it checkpointed " +
+                        "again, syncing the WAL and the database file each time."
                     : ", so only the commits that took it over the threshold checkpointed.");
             }
 
@@ -432,7 +527,10 @@ public static class WorkloadTables
         _ => string.Create(s_numbers, $"{nanoseconds / 1_000_000:0.##} ms"),
     };
 
-    /// <summary>", 12 µs of it in the kernel" where the split rests on enough timer samples (see <see cref="ProcessCost.SplitIsSampledEnough"/>); nothing where it does not.</summary>
+    /// <summary>
+    /// ", 12 µs of it in the kernel" where the split rests on enough timer samples (see
+    /// <see cref="ProcessCost.SplitIsSampledEnough"/>); nothing where it does not.
+    /// </summary>
     private static string InTheKernel(WorkloadResult result) =>
         result.Cost is { SplitIsSampledEnough: true } ? $", {SystemCpuPerOperation(result)} of it in the kernel" : string.Empty;
 
@@ -447,7 +545,8 @@ public static class WorkloadTables
 
     private static string CpuPerOperation(WorkloadResult result) => result.CpuMicrosecondsPerOperation is { } micros ? Latency(micros * 1_000) : "-";
 
-    private static string SystemCallsPerOperation(WorkloadResult result) => result.SystemCallsPerOperation is { } calls ? calls.ToString(calls < 10 ? "0.00" : "N0", s_numbers) : "-";
+    private static string SystemCallsPerOperation(WorkloadResult result) =>
+        result.SystemCallsPerOperation is { } calls ? calls.ToString(calls < 10 ? "0.00" : "N0", s_numbers) : "-";
 
     private static string Rate(double perSecond) => perSecond.ToString("N0", s_numbers);
 }

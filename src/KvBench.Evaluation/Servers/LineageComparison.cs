@@ -38,7 +38,8 @@ public sealed record LineageComparison(Durability Durability, int Threads, strin
         {
             foreach ((string operation, OperationMix mix) in new[] { ("Put", OperationMix.WriteOnly), ("Get", OperationMix.ReadOnly) })
             {
-                if (SweepRun.Completed(threadSweep, ServerRow, mix, count) is { } server && SweepRun.Completed(threadSweep, InProcessRow, mix, count) is { } inProcess)
+                if (SweepRun.Completed(threadSweep, ServerRow, mix, count) is { } server
+                    && SweepRun.Completed(threadSweep, InProcessRow, mix, count) is { } inProcess)
                 {
                     comparisons.Add(new LineageComparison(durability, count, operation, server.OperationsPerSecond, inProcess.OperationsPerSecond));
                 }

@@ -4,7 +4,10 @@ using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Servers;
 
-/// <summary>Runs each server's own benchmark tool beside its row's Puts and Gets of the thread sweep: same server, value size, keyspace, clients and tier.</summary>
+/// <summary>
+/// Runs each server's own benchmark tool beside its row's Puts and Gets of the thread sweep: same server, value size,
+/// keyspace, clients and tier.
+/// </summary>
 public static class OwnBenchmarkRunner
 {
     /// <summary>Requests below which a count-bound tool's rate is mostly its start.</summary>
@@ -17,7 +20,13 @@ public static class OwnBenchmarkRunner
     /// compare with. A count-bound tool sends as many requests as the row's faster run completed in its window.
     /// </summary>
     /// <exception cref="ServerBenchmarkException">The tool failed or printed what is not its report.</exception>
-    public static async Task<IReadOnlyList<OwnBenchmarkComparison>> CompareAsync(ServerRow row, string endpoint, IReadOnlyList<WorkloadResult> threadSweep, SuiteSettings suites, Durability durability, Action<string>? log = null)
+    public static async Task<IReadOnlyList<OwnBenchmarkComparison>> CompareAsync(
+        ServerRow row,
+        string endpoint,
+        IReadOnlyList<WorkloadResult> threadSweep,
+        SuiteSettings suites,
+        Durability durability,
+        Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(threadSweep);
@@ -46,8 +55,13 @@ public static class OwnBenchmarkRunner
                 Requests = Math.Max(MinimumRequests, (long)(Math.Max(puts.OperationsPerSecond, gets.OperationsPerSecond) * suites.Duration.TotalSeconds)),
             };
             ServerBenchmarkResult result = await tool.RunAsync(endpoint, run).ConfigureAwait(false);
-            log?.Invoke($"{tool.Tool} x{clients} against {row.Name}'s server at {durability}: {result.PutsPerSecond:N0} writes/s, {result.GetsPerSecond:N0} reads/s");
-            comparisons.Add(new OwnBenchmarkComparison(row.Name, durability, tool.Tool, clients, puts.OperationsPerSecond, result.PutsPerSecond, gets.OperationsPerSecond, result.GetsPerSecond, result.Commands));
+            log?.Invoke(
+                $"{tool.Tool} x{clients} against {row.Name}'s server at {durability}: {result.PutsPerSecond:N0} " +
+                    $"writes/s, {result.GetsPerSecond:N0} reads/s");
+            comparisons.Add(
+                new OwnBenchmarkComparison(
+                    row.Name, durability, tool.Tool, clients, puts.OperationsPerSecond, result.PutsPerSecond,
+                    gets.OperationsPerSecond, result.GetsPerSecond, result.Commands));
         }
 
         return comparisons;

@@ -64,7 +64,10 @@ public sealed record PublishedClaimSettings
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(ValueBytes);
         if (Volumes.Count == 0 || Volumes.Any(volume => volume <= 0 || volume > Records))
         {
-            throw new ArgumentOutOfRangeException(nameof(Volumes), $"Every volume must be between 1 and the {Records:N0} records, so a batch writes each key once; they are {string.Join(", ", Volumes)}.");
+            throw new ArgumentOutOfRangeException(
+                nameof(Volumes),
+                $"Every volume must be between 1 and the {Records:N0} records, so a batch writes each key once; they " +
+                    $"are {string.Join(", ", Volumes)}.");
         }
     }
 }

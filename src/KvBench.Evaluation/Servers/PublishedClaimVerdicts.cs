@@ -32,58 +32,106 @@ public static class PublishedClaimVerdicts
         var verdicts = new List<ClaimVerdict>();
 
         // Every comparison of the two rows' own statements: sparse rounds, each volume, synchronous and pooled.
-        var comparisons = tiers.SelectMany(tier => cells.OwnComparisons(tier).Select(pair => (Tier: tier, pair.Label, Held: Speed(pair.MariaDb) > Speed(pair.Sqlite)))).ToList();
+        var comparisons = tiers.SelectMany(tier => cells.OwnComparisons(tier)
+            .Select(pair => (Tier: tier, pair.Label, Held: Speed(pair.MariaDb) > Speed(pair.Sqlite)))).ToList();
         verdicts.Add(new(
             "\"MySQL outperforms SQLite in basically all cases\"",
-            string.Join("; ", tiers.Select(tier => string.Create(s_numbers, $"{tier}: MariaDB faster in {comparisons.Count(c => c.Tier == tier && c.Held)} of {comparisons.Count(c => c.Tier == tier)} comparisons"))),
+            string.Join("; ", tiers.Select(tier => string.Create(
+                s_numbers,
+                $"{tier}: MariaDB faster in {comparisons.Count(c => c.Tier == tier && c.Held)} of {comparisons.Count(c => c.Tier == tier)} comparisons"))),
             Verdict(tiers.Select(tier => ($"{tier}", comparisons.Where(c => c.Tier == tier).All(c => c.Held))))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"A local MySQL is faster than SQLite at sparse single writes (\"9k rounds inserting just around 10 entries\"), \"by a factor of about 7x\"; here {results.Settings.SparseRounds:N0} rounds of {PublishedClaimSettings.RowsPerRound} (the write-up's {PublishedClaimSettings.WriteUpRounds:N0} / {results.Settings.RoundsDivisor})"),
-            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Sparse(PublishedClaims.Sqlite, tier), cells.Sparse(PublishedClaims.MariaDb, tier))}")),
-            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Sparse(PublishedClaims.MariaDb, tier)) > Speed(cells.Sparse(PublishedClaims.Sqlite, tier)))))));
+            string.Create(
+                s_numbers,
+                $"A local MySQL is faster than SQLite at sparse single writes (\"9k rounds inserting just around 10 entries\"), " +
+                    $"\"by a factor of about 7x\"; here {results.Settings.SparseRounds:N0} rounds of {PublishedClaimSettings.RowsPerRound} " +
+                    $"(the write-up's {PublishedClaimSettings.WriteUpRounds:N0} / {results.Settings.RoundsDivisor})"),
+            string.Join("; ", tiers.Select(tier =>
+                $"{tier}: {Compare(cells.Sparse(PublishedClaims.Sqlite, tier), cells.Sparse(PublishedClaims.MariaDb, tier))}")),
+            Verdict(tiers.Select(tier =>
+                ($"{tier}", Speed(cells.Sparse(PublishedClaims.MariaDb, tier)) > Speed(cells.Sparse(PublishedClaims.Sqlite, tier)))))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"\"MySQL scales significantly better than SQLite, being up to 5x faster than SQLite for 300 insertions\" (here {high} writes)"),
-            string.Join("; ", tiers.SelectMany(tier => Modes.Select(mode => $"{tier} {Label(mode, results)}: {Compare(cells.Volume(PublishedClaims.Sqlite, tier, high, mode), cells.Volume(PublishedClaims.MariaDb, tier, high, mode))}"))),
-            Verdict(tiers.SelectMany(tier => Modes.Select(mode => ($"{tier} {Label(mode, results)}", Speed(cells.Volume(PublishedClaims.MariaDb, tier, high, mode)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, high, mode))))))));
+            string.Create(
+                s_numbers,
+                $"\"MySQL scales significantly better than SQLite, being up to 5x faster than SQLite for 300 insertions\" (here {high} writes)"),
+            string.Join("; ", tiers.SelectMany(tier => Modes.Select(mode =>
+                $"{tier} {Label(mode, results)}: " +
+                    $"{Compare(cells.Volume(PublishedClaims.Sqlite, tier, high, mode), cells.Volume(PublishedClaims.MariaDb, tier, high, mode))}"))),
+            Verdict(tiers.SelectMany(tier => Modes.Select(mode => (
+                $"{tier} {Label(mode, results)}",
+                Speed(cells.Volume(PublishedClaims.MariaDb, tier, high, mode)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, high, mode))))))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"\"Even at low volume of insertions, INSERT INTO … ON DUPLICATE KEY UPDATE still has a lower performance footprint than an SQLite UPDATE\" ({low} writes, synchronous)"),
-            string.Join("; ", tiers.Select(tier => $"{tier}: {Compare(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous), cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))}")),
-            Verdict(tiers.Select(tier => ($"{tier}", Speed(cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous)))))));
+            string.Create(
+                s_numbers,
+                $"\"Even at low volume of insertions, INSERT INTO … ON DUPLICATE KEY UPDATE still has a lower performance footprint " +
+                    $"than an SQLite UPDATE\" ({low} writes, synchronous)"),
+            string.Join("; ", tiers.Select(tier =>
+                $"{tier}: {Compare(
+                    cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous),
+                    cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))}")),
+            Verdict(tiers.Select(tier => (
+                $"{tier}",
+                Speed(cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))
+                    > Speed(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous)))))));
 
         var replace = tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => (Tier: tier, Volume: volume,
-            Factor: Speed(cells.Volume(PublishedClaims.MariaDb, tier, volume, WriteMode.Synchronous)) / Speed(cells.Volume(PublishedClaims.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
+            Factor: Speed(cells.Volume(PublishedClaims.MariaDb, tier, volume, WriteMode.Synchronous))
+                / Speed(cells.Volume(PublishedClaims.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
         string replaceFaster = replace.Any(r => r.Factor < 1)
-            ? $" REPLACE measured faster at {string.Join(", ", replace.Where(r => r.Factor < 1).Select(r => $"{r.Tier} {r.Volume}"))}: the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE."
+            ? $" REPLACE measured faster at {string.Join(", ", replace.Where(r => r.Factor < 1).Select(r => $"{r.Tier} {r.Volume}"))}: " +
+                $"the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE."
             : " The MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE, the faster here.";
         verdicts.Add(new(
-            string.Create(s_numbers, $"On MySQL, INSERT ... ON DUPLICATE KEY UPDATE makes \"a 2x-8x magnitude increase in insertions\" over REPLACE \"at lower volume\" ({low} writes, synchronous)"),
-            string.Join("; ", replace.Select(r => string.Create(s_numbers, $"{r.Tier} {r.Volume}: {r.Factor:0.00}x"))) + " (writes/s of INSERT ... ON DUPLICATE KEY UPDATE ÷ REPLACE)." + replaceFaster,
+            string.Create(
+                s_numbers,
+                $"On MySQL, INSERT ... ON DUPLICATE KEY UPDATE makes \"a 2x-8x magnitude increase in insertions\" over REPLACE " +
+                    $"\"at lower volume\" ({low} writes, synchronous)"),
+            string.Join("; ", replace.Select(r => string.Create(s_numbers, $"{r.Tier} {r.Volume}: {r.Factor:0.00}x")))
+                + " (writes/s of INSERT ... ON DUPLICATE KEY UPDATE ÷ REPLACE)." + replaceFaster,
             Verdict(replace.Where(r => r.Volume == low).Select(r => ($"{r.Tier}", r.Factor >= UpsertOverReplace)))));
 
         verdicts.Add(new(
             "SQLite has no equivalent of INSERT ... ON DUPLICATE KEY UPDATE (the write-up tested it on MySQL only)",
             string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => string.Create(s_numbers,
-                $"{tier} {volume}: INSERT ... ON CONFLICT DO UPDATE {Speed(cells.Volume(PublishedClaims.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE {Speed(cells.Volume(PublishedClaims.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
+                $"{tier} {volume}: INSERT ... ON CONFLICT DO UPDATE " +
+                    $"{Speed(cells.Volume(PublishedClaims.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE " +
+                    $"{Speed(cells.Volume(PublishedClaims.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
             "does not hold: SQLite's INSERT ... ON CONFLICT DO UPDATE (SQLite 3.24 and later) ran every write above"));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"\"MySQL scales well with async requests\": MySQL queries \"consistently faster async than sync, except when at low volume\" (a pool of {results.Settings.PoolThreads} against one thread, at {high} writes)"),
-            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, PublishedClaims.MariaDb, tier, volume, results)}"))),
+            string.Create(
+                s_numbers,
+                $"\"MySQL scales well with async requests\": MySQL queries \"consistently faster async than sync, except when at low volume\" " +
+                    $"(a pool of {results.Settings.PoolThreads} against one thread, at {high} writes)"),
+            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume =>
+                $"{tier} {volume}: {ComparePool(cells, PublishedClaims.MariaDb, tier, volume, results)}"))),
             Verdict(tiers.Select(tier => ($"{tier}", PoolFactor(cells, PublishedClaims.MariaDb, tier, high) > 1)))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"On MySQL, \"between 30 and 300 entries, async experiences only a 2x slowdown while sync experiences an 8x slowdown\" (here {low} and {high} writes; it holds where the pool's time grows less than one thread's)"),
+            string.Create(
+                s_numbers,
+                $"On MySQL, \"between 30 and 300 entries, async experiences only a 2x slowdown while sync experiences an 8x slowdown\" " +
+                    $"(here {low} and {high} writes; it holds where the pool's time grows less than one thread's)"),
             string.Join("; ", tiers.Select(tier => string.Create(s_numbers,
-                $"{tier}: pool {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, synchronous {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
-            Verdict(tiers.Select(tier => ($"{tier}", Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool) < Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous))))));
+                $"{tier}: pool {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, " +
+                    $"synchronous {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
+            Verdict(tiers.Select(tier => (
+                $"{tier}",
+                Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool)
+                    < Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous))))));
 
         verdicts.Add(new(
-            string.Create(s_numbers, $"\"Async and sync makes very little difference on SQLite\" (here: the pool within {LittleDifference:0.00}x of one thread either way)"),
-            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => $"{tier} {volume}: {ComparePool(cells, PublishedClaims.Sqlite, tier, volume, results)}"))),
-            Verdict(tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => ($"{tier} {volume}", PoolFactor(cells, PublishedClaims.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
+            string.Create(
+                s_numbers,
+                $"\"Async and sync makes very little difference on SQLite\" (here: the pool within {LittleDifference:0.00}x of one thread either way)"),
+            string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume =>
+                $"{tier} {volume}: {ComparePool(cells, PublishedClaims.Sqlite, tier, volume, results)}"))),
+            Verdict(tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => (
+                $"{tier} {volume}",
+                PoolFactor(cells, PublishedClaims.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
 
         return verdicts;
     }
@@ -130,7 +178,8 @@ public static class PublishedClaimVerdicts
             Find(cell => cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier);
 
         public WriteCell Volume(PublishedClaims.Contender contender, Durability tier, int volume, WriteMode mode) =>
-            Find(cell => !cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier && cell.WritesPerBatch == volume && cell.Mode == mode);
+            Find(cell => !cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier
+                && cell.WritesPerBatch == volume && cell.Mode == mode);
 
         /// <summary>Every pair of cells in which the two rows' own statements ran the same writes at <paramref name="tier"/>.</summary>
         public IEnumerable<(string Label, WriteCell Sqlite, WriteCell MariaDb)> OwnComparisons(Durability tier)
@@ -146,6 +195,8 @@ public static class PublishedClaimVerdicts
         }
 
         private WriteCell Find(Func<WriteCell, bool> match) =>
-            results.Cells.FirstOrDefault(match) ?? throw new InvalidOperationException("The published claims' results lack a cell they need; they were not measured by PublishedClaims.Measure.");
+            results.Cells.FirstOrDefault(match)
+                ?? throw new InvalidOperationException(
+                    "The published claims' results lack a cell they need; they were not measured by PublishedClaims.Measure.");
     }
 }

@@ -28,7 +28,9 @@ public enum WriteMode
 /// <param name="Mode">How a batch's writes were issued.</param>
 /// <param name="Threads">Threads that issued them.</param>
 /// <param name="Batches">The time each measured batch took, from its first write issued to its last acknowledged.</param>
-public sealed record WriteCell(string Row, string Statement, Durability Durability, bool Sparse, int WritesPerBatch, WriteMode Mode, int Threads, IReadOnlyList<TimeSpan> Batches)
+public sealed record WriteCell(
+    string Row, string Statement, Durability Durability, bool Sparse, int WritesPerBatch, WriteMode Mode, int Threads,
+    IReadOnlyList<TimeSpan> Batches)
 {
     /// <summary>The median batch.</summary>
     public TimeSpan Median => Batches.Order().ElementAt(Batches.Count / 2);
@@ -56,16 +58,20 @@ public sealed record PublishedClaimResults(IReadOnlyList<WriteCell> Cells, IRead
 public static class PublishedClaims
 {
     /// <summary>The row and statement the write-up's "SQLite" stands for: the store's own upsert.</summary>
-    public static Contender Sqlite { get; } = new(SqliteRow.WalName, "INSERT ... ON CONFLICT DO UPDATE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
+    public static Contender Sqlite { get; } = new(SqliteRow.WalName, "INSERT ... ON CONFLICT DO UPDATE", options =>
+        new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
 
     /// <summary>SQLite's other upsert, beside MariaDB's REPLACE.</summary>
-    public static Contender SqliteReplace { get; } = new(SqliteRow.WalName, "INSERT OR REPLACE", options => new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace });
+    public static Contender SqliteReplace { get; } = new(SqliteRow.WalName, "INSERT OR REPLACE", options =>
+        new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace });
 
     /// <summary>The row and statement the write-up's "MySQL" stands for: the statement the MariaDB row writes with.</summary>
-    public static Contender MariaDb { get; } = new(MariaDbRow.RowName, "INSERT ... ON DUPLICATE KEY UPDATE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate });
+    public static Contender MariaDb { get; } = new(MariaDbRow.RowName, "INSERT ... ON DUPLICATE KEY UPDATE", options =>
+        new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate });
 
     /// <summary>The write-up's REPLACE on MariaDB.</summary>
-    public static Contender MariaDbReplace { get; } = new(MariaDbRow.RowName, "REPLACE", options => new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace });
+    public static Contender MariaDbReplace { get; } = new(MariaDbRow.RowName, "REPLACE", options =>
+        new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace });
 
     /// <summary>
     /// Measures every cell at every tier of <paramref name="settings"/>, each store in a directory of its own under
@@ -87,7 +93,12 @@ public static class PublishedClaims
                 foreach (Contender contender in new[] { Sqlite, MariaDb, SqliteReplace, MariaDbReplace })
                 {
                     string form = contender == Sqlite || contender == MariaDb ? "own" : "replace";
-                    players.Add(new Players(contender, durability, Path.Combine(workDirectory, $"{contender.Row}-{form}-{durability}".ToLowerInvariant()), settings));
+                    players.Add(
+                        new Players(
+                            contender,
+                            durability,
+                            Path.Combine(workDirectory, $"{contender.Row}-{form}-{durability}".ToLowerInvariant()),
+                            settings));
                 }
 
                 Players[] own = [players[0], players[1]];
@@ -137,7 +148,10 @@ public static class PublishedClaims
     /// <param name="Options">The row's options that make it write with <paramref name="Statement"/>.</param>
     public sealed record Contender(string Row, string Statement, Func<StoreOptions, StoreOptions> Options);
 
-    /// <summary>One store of player records, preloaded, whose every write puts the next version of a record, and which knows the version each record holds.</summary>
+    /// <summary>
+    /// One store of player records, preloaded, whose every write puts the next version of a record, and which knows the
+    /// version each record holds.
+    /// </summary>
     private sealed class Players : IDisposable
     {
         private readonly Contender _contender;
@@ -183,7 +197,10 @@ public static class PublishedClaims
 
             return wrong == 0
                 ? null
-                : string.Create(CultureInfo.InvariantCulture, $"Write check failed: {_contender.Row} with {_contender.Statement} at {_durability}: {wrong:N0} of {_versions.Length:N0} records do not hold the version written last.");
+                : string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"Write check failed: {_contender.Row} with {_contender.Statement} at {_durability}: {wrong:N0} " +
+                        $"of {_versions.Length:N0} records do not hold the version written last.");
         }
 
         public void Dispose() => _store.Dispose();

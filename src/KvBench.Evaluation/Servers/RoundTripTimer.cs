@@ -32,6 +32,8 @@ public static class RoundTripTimer
         }
 
         Array.Sort(nanoseconds);
-        return new ServerRoundTrip(row.Name, StoreCatalog.Engine(row.Name), row.Replication, endpoint, ping.Request, count, nanoseconds[count / 2], nanoseconds[Math.Min(count - 1, (int)(count * 0.99))]);
+        return new ServerRoundTrip(
+            row.Name, StoreCatalog.Engine(row.Name), row.Replication, endpoint, ping.Request, count,
+            nanoseconds[count / 2], nanoseconds[Math.Min(count - 1, (int)(count * 0.99))]);
     }
 }

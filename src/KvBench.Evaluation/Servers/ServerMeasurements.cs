@@ -11,7 +11,9 @@ namespace KvBench.Evaluation.Servers;
 /// <param name="Count">Round trips timed.</param>
 /// <param name="MedianNanoseconds">Their median.</param>
 /// <param name="P99Nanoseconds">Their 99th percentile.</param>
-public sealed record ServerRoundTrip(string Row, string Engine, string Replication, string Endpoint, string Request, int Count, double MedianNanoseconds, double P99Nanoseconds);
+public sealed record ServerRoundTrip(
+    string Row, string Engine, string Replication, string Endpoint, string Request, int Count, double MedianNanoseconds,
+    double P99Nanoseconds);
 
 /// <summary>A server row's Puts and Gets beside its server's own benchmark tool, at one tier and client count.</summary>
 /// <param name="Row">The server row.</param>
@@ -23,7 +25,9 @@ public sealed record ServerRoundTrip(string Row, string Engine, string Replicati
 /// <param name="RowGetsPerSecond">The row's read-only run of the thread sweep.</param>
 /// <param name="ToolGetsPerSecond">The tool's reads.</param>
 /// <param name="Commands">The tool's command lines.</param>
-public sealed record OwnBenchmarkComparison(string Row, Durability Durability, string Tool, int Clients, double RowPutsPerSecond, double ToolPutsPerSecond, double RowGetsPerSecond, double ToolGetsPerSecond, IReadOnlyList<string> Commands)
+public sealed record OwnBenchmarkComparison(
+    string Row, Durability Durability, string Tool, int Clients, double RowPutsPerSecond, double ToolPutsPerSecond,
+    double RowGetsPerSecond, double ToolGetsPerSecond, IReadOnlyList<string> Commands)
 {
     /// <summary>The row's Puts per second over the tool's: below 1, the row is slower.</summary>
     public double PutRatio => RowPutsPerSecond / ToolPutsPerSecond;

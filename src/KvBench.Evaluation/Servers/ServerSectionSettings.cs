@@ -8,7 +8,10 @@ namespace KvBench.Evaluation.Servers;
 /// <summary>How the server section measures: the workload suites' lengths, the tier, the embedded rows beside the servers, the round trips timed.</summary>
 public sealed record ServerSectionSettings
 {
-    /// <summary>Records, thread counts and run lengths of YCSB, the thread sweep and the scale sweep. Default: <see cref="SuiteSettings.Evaluation"/>.</summary>
+    /// <summary>
+    /// Records, thread counts and run lengths of YCSB, the thread sweep and the scale sweep. Default:
+    /// <see cref="SuiteSettings.Evaluation"/>.
+    /// </summary>
     public SuiteSettings Suites { get; init; } = SuiteSettings.Evaluation;
 
     /// <summary>

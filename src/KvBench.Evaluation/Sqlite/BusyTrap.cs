@@ -28,7 +28,10 @@ public sealed record BusyTrapSettings
     /// </summary>
     public TimeSpan AwaitBetweenReadAndWrite { get; init; } = TimeSpan.FromMilliseconds(1);
 
-    /// <summary>The default evaluation's: 1,000 writes, a few seconds for every target together (the pool of one alone takes over a second: its writes queue, each holding the connection through its 1 ms await).</summary>
+    /// <summary>
+    /// The default evaluation's: 1,000 writes, a few seconds for every target together (the pool of one alone takes
+    /// over a second: its writes queue, each holding the connection through its 1 ms await).
+    /// </summary>
     public static BusyTrapSettings Evaluation { get; } = new() { Writes = 1_000 };
 
     /// <summary>For tests: a few hundred writes.</summary>
@@ -73,7 +76,10 @@ public sealed record BusyTrapResult(
 /// </summary>
 public static class BusyTrap
 {
-    /// <summary>The naive pool of <see cref="BusyTrapSettings.PoolConnections"/>, the naive pool of one (the fix the MineSaga write-up settled on), then each of <paramref name="rows"/>.</summary>
+    /// <summary>
+    /// The naive pool of <see cref="BusyTrapSettings.PoolConnections"/>, the naive pool of one (the fix the MineSaga
+    /// write-up settled on), then each of <paramref name="rows"/>.
+    /// </summary>
     public static IReadOnlyList<BusyTrapResult> Run(IEnumerable<string> rows, BusyTrapSettings settings, string workDirectory, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
@@ -86,7 +92,9 @@ public static class BusyTrap
         results.AddRange(rows.Select(row => Row(row, settings, workDirectory)));
         foreach (BusyTrapResult result in results)
         {
-            log?.Invoke($"busy trap, {result.Target}: {result.BusyErrors:N0} busy errors, {result.LostWrites:N0} lost writes, slowest write {result.SlowestWriteMilliseconds:N1} ms");
+            log?.Invoke(
+                $"busy trap, {result.Target}: {result.BusyErrors:N0} busy errors, {result.LostWrites:N0} lost " +
+                    $"writes, slowest write {result.SlowestWriteMilliseconds:N1} ms");
         }
 
         return results;
@@ -98,7 +106,13 @@ public static class BusyTrap
     /// </summary>
     public static IEnumerable<string> Problems(IEnumerable<BusyTrapResult> results) =>
         results.Where(result => StoreCatalog.AllNames.Contains(result.Target) ? !result.Safe : result.LostAcknowledgedWrites > 0)
-            .Select(result => string.Create(CultureInfo.InvariantCulture, $"busy trap: {result.Target} let {result.BusyErrors + result.OtherErrors:N0} errors reach the caller and lost {result.LostWrites:N0} writes, {result.LostAcknowledgedWrites:N0} of them acknowledged{(result.FirstError is null ? string.Empty : $" (first: {result.FirstError})")}."));
+            .Select(result =>
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"busy trap: {result.Target} let {result.BusyErrors + result.OtherErrors:N0} errors reach the " +
+                        $"caller and lost {result.LostWrites:N0} writes, {result.LostAcknowledgedWrites:N0} of them " +
+                        $"acknowledged{(result.FirstError is null ? string.Empty : $" (first: {result.FirstError})")}" +
+                        $"."));
 
     /// <summary>The naive pool of <paramref name="connections"/> on a <c>Sqlite_WAL</c> store loaded with the records.</summary>
     public static BusyTrapResult NaivePool(BusyTrapSettings settings, int connections, string workDirectory)
@@ -181,9 +195,14 @@ public static class BusyTrap
         return new VersionedRecords(recordSet, settings.Writes);
     }
 
-    /// <summary>Runs every write through <paramref name="write"/> from <see cref="BusyTrapSettings.Writers"/> asynchronous writers; losses are counted after.</summary>
+    /// <summary>
+    /// Runs every write through <paramref name="write"/> from <see cref="BusyTrapSettings.Writers"/> asynchronous
+    /// writers; losses are counted after.
+    /// </summary>
     /// <returns>The result without losses, and which writes returned without an error.</returns>
-    private static (BusyTrapResult Result, bool[] Acknowledged) Drive(string target, string usage, VersionedRecords records, BusyTrapSettings settings, Func<byte[], Func<byte[]?, Task<byte[]>>, Task> write)
+    private static (BusyTrapResult Result, bool[] Acknowledged) Drive(
+        string target, string usage, VersionedRecords records, BusyTrapSettings settings, Func<byte[], Func<byte[]?,
+        Task<byte[]>>, Task> write)
     {
         bool[] acknowledged = new bool[settings.Writes];
         int next = -1;
@@ -229,11 +248,16 @@ public static class BusyTrap
             merged.Add(histogram);
         }
 
-        var result = new BusyTrapResult(target, usage, settings.Writes, settings.Writers, busy, other, 0, 0, merged.Max / 1e6, merged.ValueAt(99) / 1e6, settings.Writes / seconds, firstError);
+        var result = new BusyTrapResult(
+            target, usage, settings.Writes, settings.Writers, busy, other, 0, 0, merged.Max / 1e6,
+            merged.ValueAt(99) / 1e6, settings.Writes / seconds, firstError);
         return (result, acknowledged);
     }
 
-    /// <summary>Reads every record back: a key without the version its write made is a lost write, and a lost acknowledged one when that write had returned.</summary>
+    /// <summary>
+    /// Reads every record back: a key without the version its write made is a lost write, and a lost acknowledged one
+    /// when that write had returned.
+    /// </summary>
     private static BusyTrapResult WithLosses((BusyTrapResult Result, bool[] Acknowledged) run, VersionedRecords records, IKeyValueStore store)
     {
         int lost = 0;

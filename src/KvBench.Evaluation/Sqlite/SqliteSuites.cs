@@ -30,7 +30,14 @@ public sealed record SqliteSuiteSettings
     {
         Strategies = new() { Records = 20_000, SweepThreads = [1, 4], Warmup = TimeSpan.FromMilliseconds(150), Duration = TimeSpan.FromMilliseconds(350) },
         BusyTrap = BusyTrapSettings.Evaluation,
-        Tuning = new() { Records = 50_000, SweepThreads = [1], SweepMixes = s_readsAndWrites, Warmup = TimeSpan.FromMilliseconds(150), Duration = TimeSpan.FromMilliseconds(350) },
+        Tuning = new()
+        {
+            Records = 50_000,
+            SweepThreads = [1],
+            SweepMixes = s_readsAndWrites,
+            Warmup = TimeSpan.FromMilliseconds(150),
+            Duration = TimeSpan.FromMilliseconds(350),
+        },
     };
 
     /// <summary>
@@ -42,7 +49,14 @@ public sealed record SqliteSuiteSettings
     {
         Strategies = SuiteSettings.Smoke with { Records = 1_000, Warmup = TimeSpan.FromMilliseconds(30), Duration = TimeSpan.FromMilliseconds(400) },
         BusyTrap = BusyTrapSettings.Smoke,
-        Tuning = SuiteSettings.Smoke with { Records = 1_000, SweepThreads = [1], SweepMixes = s_readsAndWrites, Warmup = TimeSpan.FromMilliseconds(30), Duration = TimeSpan.FromMilliseconds(120) },
+        Tuning = SuiteSettings.Smoke with
+        {
+            Records = 1_000,
+            SweepThreads = [1],
+            SweepMixes = s_readsAndWrites,
+            Warmup = TimeSpan.FromMilliseconds(30),
+            Duration = TimeSpan.FromMilliseconds(120),
+        },
     };
 }
 
@@ -86,7 +100,8 @@ public static class SqliteSuites
     /// tables are (<see cref="All"/>).
     /// </summary>
     public static SqliteVariant Defaults { get; } =
-        new("Sqlite_WAL's: ON CONFLICT DO UPDATE, cache_size 2,000 KiB per connection, mmap_size 0", directory => new SqliteStoreOptions { Directory = directory });
+        new("Sqlite_WAL's: ON CONFLICT DO UPDATE, cache_size 2,000 KiB per connection, mmap_size 0", directory =>
+            new SqliteStoreOptions { Directory = directory });
 
     /// <summary>Both upsert statements.</summary>
     public static IReadOnlyList<SqliteVariant> UpsertForms { get; } =
@@ -95,13 +110,17 @@ public static class SqliteSuites
         new("INSERT OR REPLACE", directory => new SqliteStoreOptions { Directory = directory, Upsert = SqliteUpsert.InsertOrReplace }),
     ];
 
-    /// <summary>SQLite's defaults, then the cache and memory map that "Phase 4: Database Benchmark Results - HSQLDB vs SQLite" suggests (64 MB cache, 256 MB map), alone and together.</summary>
+    /// <summary>
+    /// SQLite's defaults, then the cache and memory map that "Phase 4: Database Benchmark Results - HSQLDB vs SQLite"
+    /// suggests (64 MB cache, 256 MB map), alone and together.
+    /// </summary>
     public static IReadOnlyList<SqliteVariant> PragmaSettings { get; } =
     [
         Defaults,
         new("cache_size 64 MiB", directory => new SqliteStoreOptions { Directory = directory, CacheSizeKibibytes = 64 * 1024 }),
         new("mmap_size 256 MiB", directory => new SqliteStoreOptions { Directory = directory, MmapSizeBytes = 256L * 1024 * 1024 }),
-        new("cache_size 64 MiB + mmap_size 256 MiB", directory => new SqliteStoreOptions { Directory = directory, CacheSizeKibibytes = 64 * 1024, MmapSizeBytes = 256L * 1024 * 1024 }),
+        new("cache_size 64 MiB + mmap_size 256 MiB", directory =>
+            new SqliteStoreOptions { Directory = directory, CacheSizeKibibytes = 64 * 1024, MmapSizeBytes = 256L * 1024 * 1024 }),
     ];
 
     /// <summary>Every suite with <paramref name="settings"/>, each in a folder of <paramref name="workDirectory"/>.</summary>
@@ -118,11 +137,15 @@ public static class SqliteSuites
     }
 
     /// <summary>The thread sweep of <paramref name="settings"/> on every strategy row.</summary>
-    public static IReadOnlyList<WorkloadResult> Strategies(SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null) =>
+    public static IReadOnlyList<WorkloadResult> Strategies(
+        SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null) =>
         WorkloadSuites.Threads(StrategyRows, settings, workDirectory, log, loads);
 
     /// <summary>The thread sweep of <paramref name="settings"/> on <c>Sqlite_WAL</c> opened as each variant, each result named by its variant.</summary>
-    public static IReadOnlyList<WorkloadResult> Variants(IEnumerable<SqliteVariant> variants, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null) =>
+    public static IReadOnlyList<WorkloadResult> Variants(
+        IEnumerable<SqliteVariant> variants, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null) =>
     [
         .. variants.SelectMany(variant =>
             WorkloadSuites.Threads([SqliteRow.WalName], settings, workDirectory, log, loads, variant.Options)
@@ -137,7 +160,11 @@ public static class SqliteSuites
         ArgumentNullException.ThrowIfNull(settings);
         return suite switch
         {
-            "busy" => string.Create(CultureInfo.InvariantCulture, $"kvbench sqlite busy --writes {settings.BusyTrap.Writes} --writers {settings.BusyTrap.Writers} --pool {settings.BusyTrap.PoolConnections}"),
+            "busy" =>
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"kvbench sqlite busy --writes {settings.BusyTrap.Writes} --writers {settings.BusyTrap.Writers} " +
+                        $"--pool {settings.BusyTrap.PoolConnections}"),
             "strategies" => SweepCommand(suite, settings.Strategies),
             "upsert" or "pragmas" => SweepCommand(suite, settings.Tuning),
             _ => throw new ArgumentException($"No SQLite suite is named '{suite}'; they are strategies, busy, upsert and pragmas.", nameof(suite)),
@@ -145,5 +172,9 @@ public static class SqliteSuites
     }
 
     private static string SweepCommand(string suite, SuiteSettings settings) =>
-        string.Create(CultureInfo.InvariantCulture, $"kvbench sqlite {suite} --records {settings.Records} --thread-counts {string.Join(' ', settings.SweepThreads)} --warmup {settings.Warmup.TotalSeconds:0.###} --duration {settings.Duration.TotalSeconds:0.###}");
+        string.Create(
+            CultureInfo.InvariantCulture,
+            $"kvbench sqlite {suite} --records {settings.Records} --thread-counts " +
+                $"{string.Join(' ', settings.SweepThreads)} --warmup {settings.Warmup.TotalSeconds:0.###} --duration " +
+                $"{settings.Duration.TotalSeconds:0.###}");
 }

@@ -6,7 +6,10 @@ public enum KeyDistribution
     /// <summary>Every record equally likely.</summary>
     Uniform,
 
-    /// <summary>A few records are hot: YCSB's scrambled zipfian (constant 0.99 unless the workload sets another), the hot records spread over the key space.</summary>
+    /// <summary>
+    /// A few records are hot: YCSB's scrambled zipfian (constant 0.99 unless the workload sets another), the hot
+    /// records spread over the key space.
+    /// </summary>
     Zipfian,
 
     /// <summary>The most recently inserted records are hottest (YCSB's skewed latest, workload D).</summary>
@@ -121,12 +124,20 @@ public sealed class ZipfianGenerator
 /// <summary>Picks record indexes for one thread of a workload.</summary>
 public abstract class KeyChooser
 {
-    /// <summary>A chooser for <paramref name="distribution"/> over the records that exist: <c>existing()</c> is read at every draw, so inserts made by any thread become eligible.</summary>
+    /// <summary>
+    /// A chooser for <paramref name="distribution"/> over the records that exist: <c>existing()</c> is read at every
+    /// draw, so inserts made by any thread become eligible.
+    /// </summary>
     /// <param name="distribution">How records are picked.</param>
     /// <param name="initialRecords">The records loaded before the run.</param>
     /// <param name="existing">The records that exist now.</param>
-    /// <param name="zipfianConstant">The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0 and below 1.</param>
-    public static KeyChooser Create(KeyDistribution distribution, long initialRecords, Func<long> existing, double zipfianConstant = ZipfianGenerator.DefaultTheta)
+    /// <param name="zipfianConstant">
+    /// The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0
+    /// and below 1.
+    /// </param>
+    public static KeyChooser Create(
+        KeyDistribution distribution, long initialRecords, Func<long> existing,
+        double zipfianConstant = ZipfianGenerator.DefaultTheta)
     {
         if (distribution is KeyDistribution.Zipfian or KeyDistribution.Latest && !(zipfianConstant is > 0 and < 1))
         {

@@ -27,7 +27,11 @@ public sealed record KeyShape(int Prefixes = 0)
 
         const string Prefixed = "prefixed:";
         if (trimmed.StartsWith(Prefixed, StringComparison.OrdinalIgnoreCase)
-            && int.TryParse(trimmed.AsSpan(Prefixed.Length), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int prefixes)
+            && int.TryParse(
+                trimmed.AsSpan(Prefixed.Length),
+                System.Globalization.NumberStyles.None,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out int prefixes)
             && prefixes > 0)
         {
             return new KeyShape(prefixes);

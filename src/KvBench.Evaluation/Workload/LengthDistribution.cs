@@ -9,7 +9,7 @@ public readonly record struct LengthBucket(double Share, int Bytes);
 
 /// <summary>
 /// How long each record's key or value is: one length for every record, uniform in a range, or weighted buckets (80% of
-/// 200 B and 20% of 40 KiB). A record's length is a function of a hash of (seed, index) alone, so a loader and a reader
+/// 200 B and 20% of 40 KiB). A record's length is a function of a hash of (record set number, index) alone, so a loader and a reader
 /// in another process agree on it without sharing state.
 /// </summary>
 [System.Text.Json.Serialization.JsonConverter(typeof(LengthDistributionJsonConverter))]
@@ -69,7 +69,9 @@ public sealed class LengthDistribution : IEquatable<LengthDistribution>
     {
         ArgumentNullException.ThrowIfNull(buckets);
         LengthBucket[] array = [.. buckets];
-        if (array.Length == 0 || array.Any(bucket => bucket.Share < 0 || bucket.Bytes < 0 || !double.IsFinite(bucket.Share)) || array.Sum(bucket => bucket.Share) <= 0)
+        if (array.Length == 0
+            || array.Any(bucket => bucket.Share < 0 || bucket.Bytes < 0 || !double.IsFinite(bucket.Share))
+            || array.Sum(bucket => bucket.Share) <= 0)
         {
             throw new ArgumentException("Buckets need at least one positive share and no negative share or length.", nameof(buckets));
         }
@@ -172,7 +174,7 @@ public sealed class LengthDistribution : IEquatable<LengthDistribution>
         return (int)(number * multiplier);
     }
 
-    /// <summary>The length of the record whose (seed, index) hash is <paramref name="hash"/>.</summary>
+    /// <summary>The length of the record whose (number, index) hash is <paramref name="hash"/>.</summary>
     public int LengthOf(ulong hash)
     {
         if (IsFixed)

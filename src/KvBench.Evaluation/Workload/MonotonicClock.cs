@@ -31,7 +31,10 @@ internal static partial class MonotonicClock
     /// </summary>
     public static bool IsSystemMonotonic { get; } = OperatingSystem.IsLinux() && Stopwatch.Frequency == NanosecondsPerSecond && ReadsBetweenStopwatchReadings();
 
-    /// <summary>Returns at <paramref name="timestamp"/> (a <see cref="Stopwatch.GetTimestamp"/> value) or just after, sleeping until shortly before it.</summary>
+    /// <summary>
+    /// Returns at <paramref name="timestamp"/> (a <see cref="Stopwatch.GetTimestamp"/> value) or just after, sleeping
+    /// until shortly before it.
+    /// </summary>
     public static void WaitUntil(long timestamp)
     {
         long spinFrom = timestamp - s_spinTicks;

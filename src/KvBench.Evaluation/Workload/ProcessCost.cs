@@ -76,5 +76,6 @@ public sealed record ProcessCost(double WallSeconds, double UserSeconds, double 
     }
 
     /// <summary>A window's total spread over the operations it completed, taking the operations from the rate over the same length of time.</summary>
-    private double PerOperation(double total, double operationsPerSecond) => operationsPerSecond > 0 && WallSeconds > 0 ? total / WallSeconds / operationsPerSecond : 0;
+    private double PerOperation(double total, double operationsPerSecond) =>
+        operationsPerSecond > 0 && WallSeconds > 0 ? total / WallSeconds / operationsPerSecond : 0;
 }

@@ -9,7 +9,9 @@ internal readonly record struct ProcessCostSample(long Timestamp, TimeSpan User,
     {
         Environment.ProcessCpuUsage usage = Environment.CpuUsage;
         // Precise: the imprecise count leaves out what each thread's allocation context holds, up to kilobytes a thread.
-        return new ProcessCostSample(Stopwatch.GetTimestamp(), usage.UserTime, usage.PrivilegedTime, systemCalls?.Read(), GC.GetTotalAllocatedBytes(precise: true));
+        return new ProcessCostSample(
+            Stopwatch.GetTimestamp(), usage.UserTime, usage.PrivilegedTime, systemCalls?.Read(),
+            GC.GetTotalAllocatedBytes(precise: true));
     }
 
     /// <summary>

@@ -5,7 +5,7 @@ using KvBench.Core;
 namespace KvBench.Evaluation.Workload;
 
 /// <summary>
-/// A fixed-seed set of records: record <c>i</c>'s key and value, and their lengths, are computed from (seed, i) alone,
+/// A numbered set of records: record <c>i</c>'s key and value, and their lengths, are computed from (number, i) alone,
 /// so a loader and a verifier in another process, or another run, agree on every byte without sharing state. Keys are
 /// unique for every index and can be turned back into it (<see cref="TryIndexOf"/>), so a scanned entry can be checked.
 /// </summary>
@@ -14,13 +14,13 @@ namespace KvBench.Evaluation.Workload;
 /// bijection (big-endian), the rest filler from the key's stream; keys are spread over the key space in no useful order.
 /// Prefixed with P prefixes: <see cref="Prefix"/> of group <c>i mod P</c> ("p" and the group in decimal, zero-padded
 /// to the width of P - 1, then "/": "p07/" of 64 prefixes), then the index as 8 bytes big-endian, so the keys under one
-/// prefix are ordered by index, then filler. Values: a stream of 8-byte words from (seed, i), the first carrying the
+/// prefix are ordered by index, then filler. Values: a stream of 8-byte words from (number, i), the first carrying the
 /// version (see <see cref="ValueVersion"/>).
 /// </remarks>
 public sealed class RecordSet
 {
-    /// <summary>The seed KvBench uses when none is given, so every run measures the same bytes.</summary>
-    public const ulong DefaultSeed = 20_241_122;
+    /// <summary>The record set KvBench uses when none is given, so every run measures the same bytes.</summary>
+    public const ulong DefaultNumber = 20_241_122;
 
     /// <summary>The shortest random key: a check byte and the 8 bytes that carry the index.</summary>
     public const int MinRandomKeyBytes = 9;
@@ -38,15 +38,18 @@ public sealed class RecordSet
     private static readonly ulong s_inverseMix1 = MultiplicativeInverse(MixMultiplier1);
     private static readonly ulong s_inverseMix2 = MultiplicativeInverse(MixMultiplier2);
 
-    private readonly ulong _mixedSeed;
+    private readonly ulong _mixedNumber;
     private readonly int _prefixDigits;
 
     /// <summary>Creates a record set with one key and one value length.</summary>
-    /// <param name="valueBytes">The length of every value. Values shorter than <see cref="ValueVersion.MaxStampBytes"/> are allowed here (a probe may want them), but their versions repeat; the distribution constructor refuses them.</param>
-    /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
+    /// <param name="valueBytes">
+    /// The length of every value. Values shorter than <see cref="ValueVersion.MaxStampBytes"/> are allowed here (a
+    /// probe may want them), but their versions repeat; the distribution constructor refuses them.
+    /// </param>
+    /// <param name="number">Which records: the same number gives the same bytes on every machine.</param>
     /// <param name="keyBytes">The length of every key, at least 9: 8 bytes carry the index through a bijection, so keys never collide.</param>
-    public RecordSet(int valueBytes, ulong seed = DefaultSeed, int keyBytes = MinRandomKeyBytes)
-        : this(LengthDistribution.Fixed(keyBytes), KeyShape.Random, LengthDistribution.Fixed(valueBytes), seed, checkValueStamp: false)
+    public RecordSet(int valueBytes, ulong number = DefaultNumber, int keyBytes = MinRandomKeyBytes)
+        : this(LengthDistribution.Fixed(keyBytes), KeyShape.Random, LengthDistribution.Fixed(valueBytes), number, checkValueStamp: false)
     {
     }
 
@@ -57,14 +60,14 @@ public sealed class RecordSet
     /// Each value's length; at least <see cref="ValueVersion.MaxStampBytes"/>, so every version a writer makes changes the
     /// value's bytes and no two versions are the same.
     /// </param>
-    /// <param name="seed">Which records: the same seed gives the same bytes on every machine.</param>
+    /// <param name="number">Which records: the same number gives the same bytes on every machine.</param>
     /// <exception cref="ArgumentException">A key or value length is below the minimum; the message names it.</exception>
-    public RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong seed = DefaultSeed)
-        : this(keyBytes, keyShape, valueBytes, seed, checkValueStamp: true)
+    public RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong number = DefaultNumber)
+        : this(keyBytes, keyShape, valueBytes, number, checkValueStamp: true)
     {
     }
 
-    private RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong seed, bool checkValueStamp)
+    private RecordSet(LengthDistribution keyBytes, KeyShape keyShape, LengthDistribution valueBytes, ulong number, bool checkValueStamp)
     {
         ArgumentNullException.ThrowIfNull(keyBytes);
         ArgumentNullException.ThrowIfNull(keyShape);
@@ -79,21 +82,25 @@ public sealed class RecordSet
         {
             throw new ArgumentException(
                 keyShape.IsPrefixed
-                    ? $"Keys under {keyShape.Prefixes:N0} prefixes need at least {minKey} bytes (a {minKey - 8}-byte prefix and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}."
+                    ? $"Keys under {keyShape.Prefixes:N0} prefixes need at least {minKey} bytes (a {minKey - 8}-byte " +
+                        $"prefix and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}."
                     : $"Random keys need at least {minKey} bytes (a check byte and the 8 bytes that keep each key unique); {keyBytes} asks for {keyBytes.Min}.",
                 nameof(keyBytes));
         }
 
         if (checkValueStamp && valueBytes.Min < ValueVersion.MaxStampBytes)
         {
-            throw new ArgumentException($"Values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that changes their bytes on every write and never repeats; {valueBytes} asks for {valueBytes.Min}.", nameof(valueBytes));
+            throw new ArgumentException(
+                $"Values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that changes their " +
+                    $"bytes on every write and never repeats; {valueBytes} asks for {valueBytes.Min}.",
+                nameof(valueBytes));
         }
 
         KeyLengths = keyBytes;
         Shape = keyShape;
         ValueLengths = valueBytes;
-        Seed = seed;
-        _mixedSeed = Mix(seed);
+        Number = number;
+        _mixedNumber = Mix(number);
         _prefixDigits = keyShape.IsPrefixed ? PrefixDigits(keyShape.Prefixes) : 0;
     }
 
@@ -115,11 +122,17 @@ public sealed class RecordSet
 
     /// <summary>The length of every key.</summary>
     /// <exception cref="InvalidOperationException">Key lengths vary: use <see cref="KeyLength"/> and <see cref="MaxKeyBytes"/>.</exception>
-    public int KeyBytes => KeyLengths.IsFixed ? KeyLengths.Min : throw new InvalidOperationException($"Key lengths vary ({KeyLengths}): ask KeyLength(index) or MaxKeyBytes.");
+    public int KeyBytes =>
+        KeyLengths.IsFixed
+            ? KeyLengths.Min
+            : throw new InvalidOperationException($"Key lengths vary ({KeyLengths}): ask KeyLength(index) or MaxKeyBytes.");
 
     /// <summary>The length of every value.</summary>
     /// <exception cref="InvalidOperationException">Value lengths vary: use <see cref="ValueLength"/> and <see cref="MaxValueBytes"/>.</exception>
-    public int ValueBytes => ValueLengths.IsFixed ? ValueLengths.Min : throw new InvalidOperationException($"Value lengths vary ({ValueLengths}): ask ValueLength(index) or MaxValueBytes.");
+    public int ValueBytes =>
+        ValueLengths.IsFixed
+            ? ValueLengths.Min
+            : throw new InvalidOperationException($"Value lengths vary ({ValueLengths}): ask ValueLength(index) or MaxValueBytes.");
 
     /// <summary>The longest key: a buffer this long holds any record's key.</summary>
     public int MaxKeyBytes => KeyLengths.Max;
@@ -127,13 +140,13 @@ public sealed class RecordSet
     /// <summary>The longest value: a buffer this long holds any record's value.</summary>
     public int MaxValueBytes => ValueLengths.Max;
 
-    /// <summary>The seed.</summary>
-    public ulong Seed { get; }
+    /// <summary>Which records these are: the same number gives the same bytes on every machine.</summary>
+    public ulong Number { get; }
 
-    /// <summary>Record <paramref name="index"/>'s key length, from (seed, index) alone.</summary>
+    /// <summary>Record <paramref name="index"/>'s key length, from (number, index) alone.</summary>
     public int KeyLength(long index) => KeyLengths.IsFixed ? KeyLengths.Min : KeyLengths.LengthOf(Mix(RecordHash(index) ^ KeyLengthSalt));
 
-    /// <summary>Record <paramref name="index"/>'s value length, from (seed, index) alone.</summary>
+    /// <summary>Record <paramref name="index"/>'s value length, from (number, index) alone.</summary>
     public int ValueLength(long index) => ValueLengths.IsFixed ? ValueLengths.Min : ValueLengths.LengthOf(Mix(RecordHash(index) ^ ValueLengthSalt));
 
     /// <summary>
@@ -169,8 +182,8 @@ public sealed class RecordSet
             return length;
         }
 
-        // Mixing the seed before adding the index keeps each seed's keys a bijection of the index while no simple
-        // relation (such as index ^ seed) makes two seeds share keys.
+        // Mixing the number before adding the index keeps each number's keys a bijection of the index while no simple
+        // relation (such as index ^ number) makes two numbers share keys.
         ulong mixed = RecordHash(index);
         key[0] = (byte)Mix(mixed);
         BinaryPrimitives.WriteUInt64BigEndian(key[1..], mixed);
@@ -178,7 +191,10 @@ public sealed class RecordSet
         return length;
     }
 
-    /// <summary>Writes record <paramref name="index"/>'s value into <paramref name="destination"/> and returns its length (<see cref="ValueLength"/>).</summary>
+    /// <summary>
+    /// Writes record <paramref name="index"/>'s value into <paramref name="destination"/> and returns its length
+    /// (<see cref="ValueLength"/>).
+    /// </summary>
     public int WriteValue(long index, Span<byte> destination)
     {
         int length = ValueLength(index);
@@ -230,7 +246,10 @@ public sealed class RecordSet
         return value;
     }
 
-    /// <summary>Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, their values at <paramref name="version"/>.</summary>
+    /// <summary>
+    /// Records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, their values at
+    /// <paramref name="version"/>.
+    /// </summary>
     public IEnumerable<KeyValuePair<byte[], byte[]>> Records(long start, long count, ulong version = 0)
     {
         for (long i = start; i < start + count; i++)
@@ -248,7 +267,10 @@ public sealed class RecordSet
     public void Load(IKeyValueStore store, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0) =>
         Load(store, 0, count, batchSize, progress, version);
 
-    /// <summary>Writes records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, as <see cref="Load(IKeyValueStore, long, int, IProgress{long}?, ulong)"/> does.</summary>
+    /// <summary>
+    /// Writes records <paramref name="start"/> to <paramref name="start"/> + <paramref name="count"/> - 1, as
+    /// <see cref="Load(IKeyValueStore, long, int, IProgress{long}?, ulong)"/> does.
+    /// </summary>
     public void Load(IKeyValueStore store, long start, long count, int batchSize = 1000, IProgress<long>? progress = null, ulong version = 0)
     {
         ArgumentNullException.ThrowIfNull(store);
@@ -364,7 +386,7 @@ public sealed class RecordSet
         else
         {
             ulong mixed = BinaryPrimitives.ReadUInt64BigEndian(key[1..]);
-            candidate = (long)(Unmix(mixed) - _mixedSeed);
+            candidate = (long)(Unmix(mixed) - _mixedNumber);
             if (candidate < 0 || key[0] != (byte)Mix(mixed))
             {
                 return false;
@@ -397,7 +419,7 @@ public sealed class RecordSet
     /// <summary>
     /// Whether <paramref name="value"/> is some version of record <paramref name="index"/>'s value, checked in constant
     /// time for a reader on a measured path: the length (the record's own), the 8 bytes after the version stamp, the last
-    /// whole 8 bytes and any shorter tail after them, each computed from (seed, index) alone (a value of another record, or
+    /// whole 8 bytes and any shorter tail after them, each computed from (number, index) alone (a value of another record, or
     /// a torn write, fails); the version is read from the stamp. A value shorter than 16 bytes is compared byte for byte,
     /// as <see cref="VersionOf"/> compares every byte.
     /// </summary>
@@ -488,8 +510,8 @@ public sealed class RecordSet
         destination[_prefixDigits + 1] = (byte)'/';
     }
 
-    /// <summary>A bijection of the index under this seed: the random key's body, and the root of every other draw of the record.</summary>
-    private ulong RecordHash(long index) => Mix(unchecked((ulong)index + _mixedSeed));
+    /// <summary>A bijection of the index under this number: the random key's body, and the root of every other draw of the record.</summary>
+    private ulong RecordHash(long index) => Mix(unchecked((ulong)index + _mixedNumber));
 
     private ulong ValueStreamState(long index) => Mix(RecordHash(index) ^ 0x5851F42D4C957F2D);
 

@@ -20,6 +20,6 @@ public sealed record RunSettings
     /// </summary>
     public double? TargetOperationsPerSecond { get; init; }
 
-    /// <summary>The seed of every thread's random stream (thread t uses seed + t), so a run picks the same keys each time.</summary>
-    public int Seed { get; init; } = 20_261_122;
+    /// <summary>The first of the threads' random streams (thread t draws from stream + t), so a run picks the same keys each time.</summary>
+    public int RandomStream { get; init; } = 20_261_122;
 }

@@ -61,7 +61,8 @@ internal sealed partial class SystemCallCounter : IDisposable
         if (fd < 0)
         {
             int error = Marshal.GetLastPInvokeError();
-            reason = $"not counted: perf_event_open failed with {Marshal.GetPInvokeErrorMessage(error)} (errno {error}); root, or kernel.perf_event_paranoid at most 1, allows it";
+            reason = $"not counted: perf_event_open failed with {Marshal.GetPInvokeErrorMessage(error)} (errno " +
+                $"{error}); root, or kernel.perf_event_paranoid at most 1, allows it";
             return null;
         }
 
@@ -73,7 +74,9 @@ internal sealed partial class SystemCallCounter : IDisposable
     public long Read()
     {
         ulong count = 0;
-        return Read(_fd, ref count, sizeof(ulong)) == sizeof(ulong) ? (long)count : throw new IOException($"Reading the system call counter failed (errno {Marshal.GetLastPInvokeError()}).");
+        return Read(_fd, ref count, sizeof(ulong)) == sizeof(ulong)
+            ? (long)count
+            : throw new IOException($"Reading the system call counter failed (errno {Marshal.GetLastPInvokeError()}).");
     }
 
     public void Dispose() => _ = Close(_fd);

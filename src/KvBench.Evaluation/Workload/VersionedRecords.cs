@@ -14,15 +14,23 @@ public sealed class VersionedRecords
     private readonly ulong[] _versions;
     private int _next;
 
-    /// <summary>The records at version 0, the version <see cref="RecordSet.Load(Core.IKeyValueStore, long, int, IProgress{long}?, ulong)"/> writes by default.</summary>
-    /// <exception cref="ArgumentException">The values are shorter than <see cref="ValueVersion.MaxStampBytes"/>, too short for versions that never repeat.</exception>
+    /// <summary>
+    /// The records at version 0, the version
+    /// <see cref="RecordSet.Load(Core.IKeyValueStore, long, int, IProgress{long}?, ulong)"/> writes by default.
+    /// </summary>
+    /// <exception cref="ArgumentException">
+    /// The values are shorter than <see cref="ValueVersion.MaxStampBytes"/>, too short for versions that never repeat.
+    /// </exception>
     public VersionedRecords(RecordSet records, int count)
     {
         ArgumentNullException.ThrowIfNull(records);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (records.ValueBytes < ValueVersion.MaxStampBytes)
         {
-            throw new ArgumentException($"Rewritten values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that never repeats; these have {records.ValueBytes}.", nameof(records));
+            throw new ArgumentException(
+                $"Rewritten values need at least {ValueVersion.MaxStampBytes} bytes to carry a version that never " +
+                    $"repeats; these have {records.ValueBytes}.",
+                nameof(records));
         }
 
         Records = records;

@@ -45,7 +45,10 @@ public sealed record WorkloadResult
     /// <summary>The first error, as "Type: message", or <see langword="null"/>.</summary>
     public string? FirstError { get; init; }
 
-    /// <summary>What the first wrong read returned (the record, and nothing, a version no writer had issued, or bytes of no version), or <see langword="null"/>.</summary>
+    /// <summary>
+    /// What the first wrong read returned (the record, and nothing, a version no writer had issued, or bytes of no
+    /// version), or <see langword="null"/>.
+    /// </summary>
     public string? FirstWrongRead { get; init; }
 
     /// <summary>All operations per second.</summary>
@@ -57,7 +60,12 @@ public sealed record WorkloadResult
     /// <summary>What went wrong, in one line, or <see langword="null"/> when the run <see cref="Succeeded"/>.</summary>
     public string? Failure => Succeeded
         ? null
-        : string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Store} {Workload.Name} x{Settings.Threads}: {WrongReads:N0} wrong reads of {CheckedReads:N0}, {Errors:N0} errors{(FirstWrongRead is null ? string.Empty : $" (first wrong read: {FirstWrongRead})")}{(FirstError is null ? string.Empty : $" (first error: {FirstError})")}.");
+        : string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"{Store} {Workload.Name} x{Settings.Threads}: {WrongReads:N0} wrong reads of {CheckedReads:N0}, " +
+                $"{Errors:N0} errors" +
+                $"{(FirstWrongRead is null ? string.Empty : $" (first wrong read: {FirstWrongRead})")}" +
+                $"{(FirstError is null ? string.Empty : $" (first error: {FirstError})")}.");
 
     /// <summary>The result of <paramref name="type"/>, or <see langword="null"/> when the workload has none.</summary>
     public OperationResult? Of(OperationType type) => Operations.FirstOrDefault(operation => operation.Type == type);

@@ -64,12 +64,17 @@ public static class WorkloadRunner
         ArgumentOutOfRangeException.ThrowIfLessThan(settings.Threads, 1);
         if (acknowledgedWrites is not null && workload.RecordCount < settings.Threads)
         {
-            throw new ArgumentException($"Logging acknowledged writes gives each thread records of its own: {workload.RecordCount} records cannot serve {settings.Threads} threads.", nameof(acknowledgedWrites));
+            throw new ArgumentException(
+                $"Logging acknowledged writes gives each thread records of its own: {workload.RecordCount} records " +
+                    $"cannot serve {settings.Threads} threads.",
+                nameof(acknowledgedWrites));
         }
 
         if (acknowledgedWrites is not null && workload.Mix.Delete > 0)
         {
-            throw new ArgumentException("The log of acknowledged writes names the version each record holds; a run that deletes records cannot keep it.", nameof(acknowledgedWrites));
+            throw new ArgumentException(
+                "The log of acknowledged writes names the version each record holds; a run that deletes records cannot keep it.",
+                nameof(acknowledgedWrites));
         }
 
         var shared = new SharedState(workload, settings, acknowledgedWrites is not null);
@@ -212,7 +217,10 @@ public static class WorkloadRunner
         /// <summary>Whether record <paramref name="index"/> has been deleted at some point of this run, so a miss is no wrong read.</summary>
         public bool WasDeleted(long index) => Deletes.Latest(index) > 0;
 
-        /// <summary>Marks a write or delete of record <paramref name="index"/> as started; whether it started alone, and the ticket <see cref="EndWrite"/> takes.</summary>
+        /// <summary>
+        /// Marks a write or delete of record <paramref name="index"/> as started; whether it started alone, and the
+        /// ticket <see cref="EndWrite"/> takes.
+        /// </summary>
         public (long Ticket, bool Alone) BeginWrite(long index)
         {
             long activity = Interlocked.Add(ref Activity.Slot(index), (1L << PendingBits) + 1);
@@ -239,7 +247,10 @@ public static class WorkloadRunner
             Interlocked.Decrement(ref Activity.Slot(index));
         }
 
-        /// <summary>What a reader of record <paramref name="index"/> sees before its call: the starts so far, and the settled outcome when nothing is in flight.</summary>
+        /// <summary>
+        /// What a reader of record <paramref name="index"/> sees before its call: the starts so far, and the settled
+        /// outcome when nothing is in flight.
+        /// </summary>
         public (long Starts, long Outcome) Observe(long index)
         {
             long activity = Volatile.Read(ref Activity.Slot(index));
@@ -247,7 +258,10 @@ public static class WorkloadRunner
             return (activity >> PendingBits, idle ? Volatile.Read(ref Settled.Slot(index)) : Unknown);
         }
 
-        /// <summary>The outcome a read that began at <paramref name="observed"/> must see exactly, or <see cref="Unknown"/> when a write or delete overlapped it.</summary>
+        /// <summary>
+        /// The outcome a read that began at <paramref name="observed"/> must see exactly, or <see cref="Unknown"/> when
+        /// a write or delete overlapped it.
+        /// </summary>
         public long ExactOutcome(long index, (long Starts, long Outcome) observed) =>
             observed.Outcome != Unknown && StartsOf(index) == observed.Starts ? observed.Outcome : Unknown;
 
@@ -259,7 +273,10 @@ public static class WorkloadRunner
         /// <summary>The next version of record <paramref name="index"/> for a writer of this run.</summary>
         public ulong NextVersion(long index) => VersionBase + Versions.Next(index);
 
-        /// <summary>Whether a reader may see <paramref name="version"/> of record <paramref name="index"/>: one written before this run, or one this run has issued.</summary>
+        /// <summary>
+        /// Whether a reader may see <paramref name="version"/> of record <paramref name="index"/>: one written before
+        /// this run, or one this run has issued.
+        /// </summary>
         public bool MayHold(long index, ulong version) => version < VersionBase || version <= VersionBase + Versions.Latest(index);
 
         /// <summary>The cumulative share of each operation type, in enum order: a uniform draw picks the first above it.</summary>
@@ -316,7 +333,7 @@ public static class WorkloadRunner
             _store = store;
             _shared = shared;
             Thread = thread;
-            _random = new Random(shared.Settings.Seed + thread);
+            _random = new Random(shared.Settings.RandomStream + thread);
             _chooser = KeyChooser.Create(shared.Workload.Distribution, shared.Workload.RecordCount, shared.Readable, shared.Workload.ZipfianConstant);
             _key = new byte[shared.Records.MaxKeyBytes];
             _value = new byte[shared.Records.MaxValueBytes];
@@ -576,7 +593,9 @@ public static class WorkloadRunner
         {
             CheckedReads++;
             bool right = found
-                ? _shared.Records.TryReadVersion(index, value, out ulong version) && _shared.MayHold(index, version) && (exact == SharedState.Unknown || exact == (long)version + 2)
+                ? _shared.Records.TryReadVersion(index, value, out ulong version)
+                    && _shared.MayHold(index, version)
+                    && (exact == SharedState.Unknown || exact == (long)version + 2)
                 : exact == SharedState.Deleted || (exact == SharedState.Unknown && _shared.WasDeleted(index));
             if (!right)
             {
@@ -600,7 +619,8 @@ public static class WorkloadRunner
                 WrongReads++;
                 FirstWrongRead ??= exists
                     ? $"record {index} was reported present after its delete was acknowledged"
-                    : $"record {index} was reported absent, though {(exact == SharedState.Unknown ? "no operation had deleted it" : "a write had put it back")}";
+                    : $"record {index} was reported absent, though " +
+                        $"{(exact == SharedState.Unknown ? "no operation had deleted it" : "a write had put it back")}";
             }
         }
 
@@ -609,18 +629,23 @@ public static class WorkloadRunner
         {
             if (!found)
             {
-                return exact == SharedState.Unknown ? $"record {index} was not found" : $"record {index} was not found after a write of version {exact - 2} was acknowledged";
+                return exact == SharedState.Unknown
+                    ? $"record {index} was not found"
+                    : $"record {index} was not found after a write of version {exact - 2} was acknowledged";
             }
 
             if (!_shared.Records.TryReadVersion(index, value, out ulong version))
             {
-                return $"record {index} held {value.Length} bytes that are no version of it (first bytes {Convert.ToHexString(value[..Math.Min(16, value.Length)])})";
+                return $"record {index} held {value.Length} bytes that are no version of it (first bytes " +
+                    $"{Convert.ToHexString(value[..Math.Min(16, value.Length)])})";
             }
 
             return exact switch
             {
                 SharedState.Deleted => $"record {index} held version {version} after its delete was acknowledged",
-                SharedState.Unknown => $"record {index} held version {version}, which no writer had issued yet (this run's versions start at {_shared.VersionBase})",
+                SharedState.Unknown =>
+                    $"record {index} held version {version}, which no writer had issued yet (this run's versions " +
+                        $"start at {_shared.VersionBase})",
                 _ => $"record {index} held version {version} after version {exact - 2} was acknowledged",
             };
         }
@@ -636,7 +661,8 @@ public static class WorkloadRunner
             if (entries.Count > length || !(startsAtItsRecord || (startsAfterIt && _shared.WasDeleted(startIndex))))
             {
                 WrongReads++;
-                FirstWrongRead ??= $"a scan of up to {length} from record {startIndex} returned {entries.Count} entries, {(startsAtItsRecord ? "more than asked" : "not starting at its record")}";
+                FirstWrongRead ??= $"a scan of up to {length} from record {startIndex} returned {entries.Count} " +
+                    $"entries, {(startsAtItsRecord ? "more than asked" : "not starting at its record")}";
             }
 
             byte[] previous = [];

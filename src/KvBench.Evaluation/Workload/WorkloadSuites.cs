@@ -92,7 +92,9 @@ public sealed record SuiteSettings
 /// <param name="Get">A read-only run, one thread.</param>
 /// <param name="Put">An update-only run, one thread.</param>
 /// <param name="Scan">100-record scans, one thread.</param>
-public sealed record ScalePoint(string Store, long Records, double LoadRecordsPerSecond, long BytesOnDisk, WorkloadResult Get, WorkloadResult Put, WorkloadResult Scan)
+public sealed record ScalePoint(
+    string Store, long Records, double LoadRecordsPerSecond, long BytesOnDisk, WorkloadResult Get, WorkloadResult Put,
+    WorkloadResult Scan)
 {
     /// <summary>Bytes on disk per record.</summary>
     public double BytesPerRecord => (double)BytesOnDisk / Records;
@@ -110,8 +112,13 @@ public static class WorkloadSuites
     /// <param name="workDirectory">Where each row's directory is made and removed.</param>
     /// <param name="log">Receives a line per run.</param>
     /// <param name="loads">Receives load progress.</param>
-    /// <param name="options">The options a row is opened with, given its directory (a tier, a store's own options record); plain <see cref="StoreOptions"/> when left out.</param>
-    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    /// <param name="options">
+    /// The options a row is opened with, given its directory (a tier, a store's own options record); plain
+    /// <see cref="StoreOptions"/> when left out.
+    /// </param>
+    public static (IReadOnlyList<WorkloadResult> Ycsb, IReadOnlyList<WorkloadResult> Threads) Evaluation(
+        IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var ycsb = new List<WorkloadResult>();
@@ -133,7 +140,9 @@ public static class WorkloadSuites
     /// <param name="log">Receives a line per run.</param>
     /// <param name="loads">Receives load progress.</param>
     /// <param name="options">The options a row is opened with, given its directory (a tier); plain <see cref="StoreOptions"/> when left out.</param>
-    public static IReadOnlyList<WorkloadResult> Ycsb(IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    public static IReadOnlyList<WorkloadResult> Ycsb(
+        IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory,
+        Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         return RunOnLoadedRows(rows, settings, workDirectory, log, loads, (store, records) => YcsbRuns(store, records, workloads, settings, log), options);
@@ -145,8 +154,13 @@ public static class WorkloadSuites
     /// <param name="workDirectory">Where each row's directory is made and removed.</param>
     /// <param name="log">Receives a line per run.</param>
     /// <param name="loads">Receives load progress.</param>
-    /// <param name="options">The options a row is opened with, given its directory (a store's own options record); plain <see cref="StoreOptions"/> when left out.</param>
-    public static IReadOnlyList<WorkloadResult> Threads(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    /// <param name="options">
+    /// The options a row is opened with, given its directory (a store's own options record); plain
+    /// <see cref="StoreOptions"/> when left out.
+    /// </param>
+    public static IReadOnlyList<WorkloadResult> Threads(
+        IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         return RunOnLoadedRows(rows, settings, workDirectory, log, loads, (store, records) => SweepRuns(store, records, settings, log), options);
@@ -159,7 +173,9 @@ public static class WorkloadSuites
     /// <param name="log">Receives a line per run.</param>
     /// <param name="loads">Receives load progress.</param>
     /// <param name="options">The options a row is opened with, given its directory; plain <see cref="StoreOptions"/> when left out.</param>
-    public static IReadOnlyList<ScalePoint> Scale(IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    public static IReadOnlyList<ScalePoint> Scale(
+        IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var points = new List<ScalePoint>();
@@ -185,9 +201,43 @@ public static class WorkloadSuites
                         target,
                         rate,
                         DirectoryBytes(directory),
-                        Run(store, settings.Shaped(new WorkloadSpec { Name = "get", Mix = OperationMix.ReadOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }), oneThread, log),
-                        Run(store, settings.Shaped(new WorkloadSpec { Name = "put", Mix = OperationMix.WriteOnly, Distribution = KeyDistribution.Uniform, RecordCount = target }), oneThread, log),
-                        Run(store, settings.Shaped(new WorkloadSpec { Name = "scan-100", Mix = new(Scan: 1), Distribution = KeyDistribution.Uniform, RecordCount = target, MaxScanLength = 100 }), oneThread, log)));
+                        Run(
+                            store,
+                            settings.Shaped(
+                                new WorkloadSpec
+                                {
+                                    Name = "get",
+                                    Mix = OperationMix.ReadOnly,
+                                    Distribution = KeyDistribution.Uniform,
+                                    RecordCount = target,
+                                }),
+                            oneThread,
+                            log),
+                        Run(
+                            store,
+                            settings.Shaped(
+                                new WorkloadSpec
+                                {
+                                    Name = "put",
+                                    Mix = OperationMix.WriteOnly,
+                                    Distribution = KeyDistribution.Uniform,
+                                    RecordCount = target,
+                                }),
+                            oneThread,
+                            log),
+                        Run(
+                            store,
+                            settings.Shaped(
+                                new WorkloadSpec
+                                {
+                                    Name = "scan-100",
+                                    Mix = new(Scan: 1),
+                                    Distribution = KeyDistribution.Uniform,
+                                    RecordCount = target,
+                                    MaxScanLength = 100,
+                                }),
+                            oneThread,
+                            log)));
                 }
             }
             finally
@@ -199,14 +249,24 @@ public static class WorkloadSuites
         return points;
     }
 
-    private static IEnumerable<WorkloadResult> YcsbRuns(IKeyValueStore store, long records, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, Action<string>? log) =>
+    private static IEnumerable<WorkloadResult> YcsbRuns(
+        IKeyValueStore store, long records, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings,
+        Action<string>? log) =>
         workloads.OrderBy(workload => workload.Mix.Insert > 0 ? 1 : 0).Select(workload =>
-            Run(store, settings.Shaped(workload).WithRecords(records), new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+            Run(
+                store,
+                settings.Shaped(workload).WithRecords(records),
+                new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration },
+                log)).ToList();
 
     private static IEnumerable<WorkloadResult> SweepRuns(IKeyValueStore store, long records, SuiteSettings settings, Action<string>? log) =>
         (from mix in settings.SweepMixes
          from threads in settings.SweepThreads
-         select Run(store, settings.Shaped(mix).WithRecords(records), new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration }, log)).ToList();
+         select Run(
+             store,
+             settings.Shaped(mix).WithRecords(records),
+             new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration },
+             log)).ToList();
 
     private static IReadOnlyList<WorkloadResult> RunOnLoadedRows(
         IEnumerable<string> rows,
@@ -243,7 +303,9 @@ public static class WorkloadSuites
     private static WorkloadResult Run(IKeyValueStore store, WorkloadSpec workload, RunSettings settings, Action<string>? log)
     {
         WorkloadResult result = WorkloadRunner.Run(store, workload, settings);
-        log?.Invoke($"{store.Name} {workload.Name} x{settings.Threads}: {result.OperationsPerSecond:N0} ops/s, {result.WrongReads} wrong reads, {result.Errors} errors");
+        log?.Invoke(
+            $"{store.Name} {workload.Name} x{settings.Threads}: {result.OperationsPerSecond:N0} ops/s, " +
+                $"{result.WrongReads} wrong reads, {result.Errors} errors");
         return result;
     }
 

@@ -33,7 +33,9 @@ public enum OperationType
 /// <param name="Scan">Scans.</param>
 /// <param name="Delete">Deletes.</param>
 /// <param name="HasKey">Existence checks.</param>
-public sealed record OperationMix(double Read = 0, double Update = 0, double Insert = 0, double ReadModifyWrite = 0, double Scan = 0, double Delete = 0, double HasKey = 0)
+public sealed record OperationMix(
+    double Read = 0, double Update = 0, double Insert = 0, double ReadModifyWrite = 0, double Scan = 0,
+    double Delete = 0, double HasKey = 0)
 {
     /// <summary>Only reads.</summary>
     public static OperationMix ReadOnly { get; } = new(Read: 1);
@@ -61,7 +63,12 @@ public sealed record OperationMix(double Read = 0, double Update = 0, double Ins
     public override string ToString()
     {
         double total = Enum.GetValues<OperationType>().Sum(Of);
-        return string.Join(", ", Enum.GetValues<OperationType>().Where(type => Of(type) > 0).Select(type => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Of(type) / total:0.#%} {type}")));
+        return string.Join(
+            ", ",
+            Enum
+                .GetValues<OperationType>()
+                .Where(type => Of(type) > 0)
+                .Select(type => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Of(type) / total:0.#%} {type}")));
     }
 }
 
@@ -107,7 +114,10 @@ public sealed record WorkloadSpec
         init => ValueLength = LengthDistribution.Fixed(value);
     }
 
-    /// <summary>The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0 and below 1. Default: YCSB's 0.99.</summary>
+    /// <summary>
+    /// The zipfian constant of <see cref="KeyDistribution.Zipfian"/> and <see cref="KeyDistribution.Latest"/>, above 0
+    /// and below 1. Default: YCSB's 0.99.
+    /// </summary>
     public double ZipfianConstant { get; init; } = ZipfianGenerator.DefaultTheta;
 
     /// <summary>The longest scan; each scan's length is uniform in 1..this (YCSB's maxscanlength and scanlengthdistribution=uniform).</summary>
@@ -116,7 +126,7 @@ public sealed record WorkloadSpec
     /// <summary>The same workload at another record count.</summary>
     public WorkloadSpec WithRecords(long records) => this with { RecordCount = records };
 
-    /// <summary>The records this workload loads and touches: its key lengths and shape and its value lengths, at the default seed.</summary>
+    /// <summary>The records this workload loads and touches: its key lengths and shape and its value lengths, of the default record set.</summary>
     /// <exception cref="ArgumentException">A key or value length is below what the record set needs; the message names the minimum.</exception>
     public RecordSet Records() => new(KeyBytes, KeyShape, ValueLength);
 }

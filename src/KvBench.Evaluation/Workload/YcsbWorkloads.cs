@@ -44,6 +44,8 @@ public static class YcsbWorkloads
     public static WorkloadSpec? Find(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return All.FirstOrDefault(workload => workload.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || workload.Name.EndsWith("-" + name, StringComparison.OrdinalIgnoreCase));
+        return All.FirstOrDefault(workload =>
+            workload.Name.Equals(name, StringComparison.OrdinalIgnoreCase)
+                || workload.Name.EndsWith("-" + name, StringComparison.OrdinalIgnoreCase));
     }
 }

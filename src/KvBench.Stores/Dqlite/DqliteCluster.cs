@@ -45,12 +45,18 @@ internal sealed class DqliteCluster(DqliteRow row, DurabilityTiers tiers) : Proc
     public override async Task<int> LeaderAsync(CancellationToken cancellationToken)
     {
         string[] members = [.. MemberEndpoints];
-        string?[] answers = await Task.WhenAll(members.Select(member => Task.Run(() => Ask(member, ".leader", s_leaderTimeout) is [string leader] ? leader : null, cancellationToken))).ConfigureAwait(false);
+        string?[] answers = await Task.WhenAll(
+            members.Select(member =>
+                Task.Run(
+                    () => Ask(member, ".leader", s_leaderTimeout) is [string leader] ? leader : null,
+                    cancellationToken))).ConfigureAwait(false);
         int found = answers.OfType<string>().GroupBy(answer => answer, StringComparer.Ordinal).OrderByDescending(named => named.Count())
             .Select(named => Array.IndexOf(members, named.Key)).FirstOrDefault(index => index >= 0, -1);
         return found >= 0
             ? found
-            : throw new InvalidOperationException($"No member of {Row.Name}'s cluster that answered named a member as its leader (answers: {string.Join(", ", answers.Select(answer => answer ?? "none"))}).");
+            : throw new InvalidOperationException(
+                $"No member of {Row.Name}'s cluster that answered named a member as its leader (answers: " +
+                    $"{string.Join(", ", answers.Select(answer => answer ?? "none"))}).");
     }
 
     /// <summary>

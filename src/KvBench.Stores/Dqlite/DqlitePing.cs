@@ -8,7 +8,9 @@ namespace KvBench.Stores.Dqlite;
 /// </summary>
 internal sealed class DqlitePing(string endpoint) : IServerPing
 {
-    private readonly DqliteShell _shell = new(DqliteRow.RowName, [.. DqliteEndpoints.Parse(endpoint)], DqliteRow.Database, DqliteStoreOptions.DefaultRequestTimeout);
+    private readonly DqliteShell _shell = new(
+        DqliteRow.RowName, [.. DqliteEndpoints.Parse(endpoint)], DqliteRow.Database,
+        DqliteStoreOptions.DefaultRequestTimeout);
 
     public string Request => "SELECT 1 through the shell";
 

@@ -25,7 +25,10 @@ internal sealed class DqliteRaw : IPointTarget
     }
 
     public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) =>
-        _shell.Run([DqliteSql.Upsert(_table, [KeyValuePair.Create(key.ToArray(), value.ToArray())]) ?? throw new ArgumentException("A key and value too large for one line of the shell.", nameof(value))]);
+        _shell.Run(
+            [
+                DqliteSql.Upsert(_table, [KeyValuePair.Create(key.ToArray(), value.ToArray())])
+                    ?? throw new ArgumentException("A key and value too large for one line of the shell.", nameof(value))]);
 
     public bool TryGet(ReadOnlySpan<byte> key, IBufferWriter<byte> destination)
     {

@@ -35,7 +35,8 @@ internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
     internal const string RowName = "dqlite";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new DqliteRaw(directory))];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new DqliteRaw(directory))];
 
     /// <summary>The database every node of dqlite-demo serves, which holds the row's tables beside the demo's own.</summary>
     internal const string Database = "demo";
@@ -57,7 +58,8 @@ internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
     public override bool IsOneProcess => false;
 
     /// <summary>Raft among the cluster's nodes: a write is acknowledged once a majority has it in its log.</summary>
-    public override string Replication => UserEndpoint is null ? $"Raft, {DqliteCluster.Members} dqlite-demo nodes on this machine" : "Raft, among the nodes of your cluster";
+    public override string Replication =>
+        UserEndpoint is null ? $"Raft, {DqliteCluster.Members} dqlite-demo nodes on this machine" : "Raft, among the nodes of your cluster";
 
     /// <summary>
     /// No: dqlite's leader runs a query on its own copy of the database without a read index or lease check (dqlite's
@@ -85,7 +87,10 @@ internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
 
     /// <summary>dqlite's documentation: a transaction is committed once a majority of voters has its Raft entry on disk.</summary>
     public override ServerTierPromise Promise(Durability durability) =>
-        new("dqlite's own (every Raft append written O_DSYNC on a majority of three nodes)", TimeSpan.Zero, "a write is acknowledged once a majority has it in its synced log: nothing acknowledged is lost");
+        new(
+            "dqlite's own (every Raft append written O_DSYNC on a majority of three nodes)",
+            TimeSpan.Zero,
+            "a write is acknowledged once a majority has it in its synced log: nothing acknowledged is lost");
 
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new DqliteStore(this, options, endpoint, storeName);
@@ -102,5 +107,6 @@ internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
 
     /// <summary>The shell and the nodes, from go-dqlite, and the dqlite library they run.</summary>
     private protected override string DescribeEngine() =>
-        $"dqlite {DebianPackages.InstalledVersion("libdqlite0") ?? "(libdqlite0 not installed)"} (libdqlite0), three dqlite-demo nodes, clients through the dqlite shell over dqlite's wire protocol, {Install.Describe()}";
+        $"dqlite {DebianPackages.InstalledVersion("libdqlite0") ?? "(libdqlite0 not installed)"} (libdqlite0), three " +
+            $"dqlite-demo nodes, clients through the dqlite shell over dqlite's wire protocol, {Install.Describe()}";
 }

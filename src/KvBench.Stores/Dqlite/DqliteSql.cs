@@ -27,7 +27,10 @@ internal static class DqliteSql
     /// </summary>
     public const int PageValueBytes = 4 * 1024 * 1024;
 
-    /// <summary>The SQL of a scan page's line without its two keys' hex, rounded up (<see cref="Range"/> with a table name of <see cref="TableNameBytes"/>).</summary>
+    /// <summary>
+    /// The SQL of a scan page's line without its two keys' hex, rounded up (<see cref="Range"/> with a table name of
+    /// <see cref="TableNameBytes"/>).
+    /// </summary>
     internal const int RangeOverheadBytes = 340;
 
     /// <summary>What <see cref="Servers.ServerStoreName.Of"/> names a table: "kv_" and 32 hex digits.</summary>
@@ -113,8 +116,10 @@ internal static class DqliteSql
     /// rows are put in key order by the caller.
     /// </summary>
     public static string Range(string table, byte[] lower, byte[]? upper, int rows) =>
-        $"SELECT '=' || hex(t.k) || '|' || hex(t.v) FROM (SELECT k, sum(n) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) - n AS before FROM (SELECT k, length(v) AS n "
-        + $"FROM {table} WHERE k >= {Hex(lower)}{(upper is null ? string.Empty : $" AND k < {Hex(upper)}")} ORDER BY k LIMIT {rows.ToString(CultureInfo.InvariantCulture)})) AS w "
+        $"SELECT '=' || hex(t.k) || '|' || hex(t.v) FROM (SELECT k, sum(n) OVER (ORDER BY k ROWS UNBOUNDED " +
+            $"PRECEDING) - n AS before FROM (SELECT k, length(v) AS n "
+        + $"FROM {table} WHERE k >= {Hex(lower)}{(upper is null ? string.Empty : $" AND k < {Hex(upper)}")} ORDER BY " +
+            $"k LIMIT {rows.ToString(CultureInfo.InvariantCulture)})) AS w "
         + $"JOIN {table} AS t ON t.k = w.k WHERE w.before < {PageValueBytes.ToString(CultureInfo.InvariantCulture)}";
 
     /// <summary>
@@ -128,9 +133,11 @@ internal static class DqliteSql
     public static IEnumerable<string> StagedUpsert(string table, IReadOnlyList<KeyValuePair<byte[], byte[]>> items, long batchId)
     {
         string batch = batchId.ToString(CultureInfo.InvariantCulture);
-        yield return $"{ConnectionPragmas}; CREATE TEMP TABLE IF NOT EXISTS kvbench_batch(b INTEGER, i INTEGER, k BLOB NOT NULL, v BLOB NOT NULL, PRIMARY KEY(b, i)); "
+        yield return $"{ConnectionPragmas}; CREATE TEMP TABLE IF NOT EXISTS kvbench_batch(b INTEGER, i INTEGER, k " +
+            $"BLOB NOT NULL, v BLOB NOT NULL, PRIMARY KEY(b, i)); "
             + "CREATE TEMP TABLE IF NOT EXISTS kvbench_part(i INTEGER, s INTEGER, p BLOB NOT NULL, PRIMARY KEY(i, s)); "
-            + $"CREATE TEMP TABLE IF NOT EXISTS kvbench_changes(n INTEGER); DELETE FROM {Batch}; DELETE FROM {Parts}; DELETE FROM {Changes}; INSERT INTO {Changes} VALUES(-1)";
+            + $"CREATE TEMP TABLE IF NOT EXISTS kvbench_changes(n INTEGER); DELETE FROM {Batch}; DELETE FROM {Parts}" +
+                $"; DELETE FROM {Changes}; INSERT INTO {Changes} VALUES(-1)";
 
         string rowsStart = $"INSERT INTO {Batch}(b, i, k, v) VALUES";
         var rows = new StringBuilder();
@@ -147,7 +154,10 @@ internal static class DqliteSql
 
             if (rowsStart.Length + rowBytes <= DqliteShell.MaxLineBytes)
             {
-                rows.Append(rows.Length == 0 ? rowsStart + "(" : ",(").Append(batch).Append(", ").Append(index).Append(", ").Append(Hex(key)).Append(", ").Append(Hex(value)).Append(')');
+                rows.Append(
+                    rows.Length == 0
+                        ? rowsStart + "("
+                        : ",(").Append(batch).Append(", ").Append(index).Append(", ").Append(Hex(key)).Append(", ").Append(Hex(value)).Append(')');
                 continue;
             }
 
@@ -160,8 +170,10 @@ internal static class DqliteSql
 
             // A window's frame is added to in its ORDER BY's order, which an aggregate over a subquery is not promised.
             yield return $"INSERT INTO {Batch}(b, i, k, v) SELECT {batch}, {index}, {Hex(key)}, "
-                + $"CAST(group_concat(p, '') OVER (ORDER BY s ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS BLOB) FROM {Parts} WHERE i = {index} "
-                + $"AND (SELECT count(*) FROM {Parts} WHERE i = {index}) = {parts.ToString(CultureInfo.InvariantCulture)} LIMIT 1; DELETE FROM {Parts} WHERE i = {index}";
+                + $"CAST(group_concat(p, '') OVER (ORDER BY s ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED " +
+                    $"FOLLOWING) AS BLOB) FROM {Parts} WHERE i = {index} "
+                + $"AND (SELECT count(*) FROM {Parts} WHERE i = {index}) = " +
+                    $"{parts.ToString(CultureInfo.InvariantCulture)} LIMIT 1; DELETE FROM {Parts} WHERE i = {index}";
         }
 
         if (rows.Length > 0)
@@ -169,7 +181,8 @@ internal static class DqliteSql
             yield return rows.ToString();
         }
 
-        yield return $"INSERT INTO {table}(k, v) SELECT k, v FROM {Batch} WHERE b = {batch} AND (SELECT count(*) FROM {Batch} WHERE b = {batch}) = {items.Count.ToString(CultureInfo.InvariantCulture)} "
+        yield return $"INSERT INTO {table}(k, v) SELECT k, v FROM {Batch} WHERE b = {batch} AND (SELECT count(*) " +
+            $"FROM {Batch} WHERE b = {batch}) = {items.Count.ToString(CultureInfo.InvariantCulture)} "
             + $"ON CONFLICT(k) DO UPDATE SET v = excluded.v; UPDATE {Changes} SET n = changes(); DELETE FROM {Batch}";
         yield return $"SELECT '=' || n FROM {Changes}";
     }

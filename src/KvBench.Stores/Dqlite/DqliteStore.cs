@@ -21,7 +21,10 @@ namespace KvBench.Stores.Dqlite;
 /// </summary>
 internal sealed class DqliteStore : StoreAdapter
 {
-    /// <summary>Lines of a staged write sent at once: each batch of lines is answered before the next is sent, and has the request timeout of its own.</summary>
+    /// <summary>
+    /// Lines of a staged write sent at once: each batch of lines is answered before the next is sent, and has the
+    /// request timeout of its own.
+    /// </summary>
     private const int StagedLinesPerRequest = 256;
 
     private static long s_batches;
@@ -151,7 +154,9 @@ internal sealed class DqliteStore : StoreAdapter
         });
         if (written != distinct.Length)
         {
-            throw new KeyValueStoreException($"{Name} wrote none of a batch of {distinct.Length} items: {written} were staged on the leader's connection when the batch was written (the shell changed connections on the way).");
+            throw new KeyValueStoreException(
+                $"{Name} wrote none of a batch of {distinct.Length} items: {written} were staged on the leader's " +
+                    $"connection when the batch was written (the shell changed connections on the way).");
         }
     }
 
@@ -257,5 +262,7 @@ internal sealed class DqliteStore : StoreAdapter
     private string Row(string row) => row.StartsWith('=') ? row[1..] : throw Unexpected([row]);
 
     private KeyValueStoreException Unexpected(IReadOnlyList<string> rows) =>
-        new($"{Name} read {rows.Count} unexpected lines from `{DqliteShell.Program}`: {string.Join(" / ", rows.Select(row => row.Length > 80 ? row[..80] + "..." : row))}");
+        new(
+            $"{Name} read {rows.Count} unexpected lines from `{DqliteShell.Program}`: " +
+                $"{string.Join(" / ", rows.Select(row => row.Length > 80 ? row[..80] + "..." : row))}");
 }

@@ -44,7 +44,10 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
             using EtcdClient client = EtcdStore.Connect(endpoints[member]);
             try
             {
-                StatusResponse status = await client.StatusAsync(new StatusRequest(), deadline: DateTime.UtcNow + s_statusTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
+                StatusResponse status = await client.StatusAsync(
+                    new StatusRequest(),
+                    deadline: DateTime.UtcNow + s_statusTimeout,
+                    cancellationToken: cancellationToken).ConfigureAwait(false);
                 ids[member] = status.Header.MemberId;
                 leader = status.Leader == 0 ? leader : status.Leader;
             }
@@ -65,7 +68,11 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
         Member[] members = [.. Enumerable.Range(0, Members).Select(index => new Member($"member{index}", ports[2 * index], ports[(2 * index) + 1]))];
         string initialCluster = string.Join(',', members.Select(member => $"{member.Name}={member.PeerUrl}"));
         string token = $"kvbench-{Guid.NewGuid():N}";
-        return [.. members.Select(member => MemberListeningOn(member.ClientPort, MemberStartInfo(member, Path.Combine(dataDirectory, member.Name), initialCluster, token, quotaBackendBytes)))];
+        return [
+            .. members.Select(member =>
+                MemberListeningOn(
+                    member.ClientPort,
+                    MemberStartInfo(member, Path.Combine(dataDirectory, member.Name), initialCluster, token, quotaBackendBytes)))];
     }
 
     /// <summary>
@@ -73,7 +80,9 @@ internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quota
     /// given so the limits the row declares are visible here; revision compaction keeps the last 10,000 revisions so a
     /// long run of overwrites does not fill the quota with history.
     /// </summary>
-    private static ProcessStartInfo MemberStartInfo(Member member, string dataDirectory, string initialCluster, string token, long quotaBackendBytes) => new(EtcdServer,
+    private static ProcessStartInfo MemberStartInfo(
+        Member member, string dataDirectory, string initialCluster, string token,
+        long quotaBackendBytes) => new(EtcdServer,
     [
         "--name", member.Name,
         "--data-dir", dataDirectory,

@@ -9,7 +9,9 @@ namespace KvBench.Stores.Etcd;
 internal static class EtcdEndpoints
 {
     /// <summary>The client URL of every member of <paramref name="endpoints"/>.</summary>
-    /// <exception cref="ArgumentException">The list is empty or a member is not <c>host:port</c> (https is not spoken: KvBench passes no certificates).</exception>
+    /// <exception cref="ArgumentException">
+    /// The list is empty or a member is not <c>host:port</c> (https is not spoken: KvBench passes no certificates).
+    /// </exception>
     public static IReadOnlyList<Uri> Parse(string endpoints)
     {
         string[] members = ClusterEndpoints.Split(endpoints, EtcdRow.RowName);

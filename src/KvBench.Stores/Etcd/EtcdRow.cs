@@ -42,12 +42,16 @@ internal sealed class EtcdRow() : ServerRow(RowName, new StoreCapabilities
     public override string? ClusterRelaxedReads => "serializable, whichever member is asked answers from what it has applied, possibly stale";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new EtcdRaw(directory)) { ManyThreads = true }];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new EtcdRaw(directory)) { ManyThreads = true }];
 
     /// <summary>etcd's largest request, its default of 1.5 MiB (<c>--max-request-bytes</c>).</summary>
     internal const int MaxRequestBytes = 1536 * 1024;
 
-    /// <summary>etcd's database quota, its default of 2 GiB (<c>--quota-backend-bytes</c>): past it, writes are refused with "database space exceeded".</summary>
+    /// <summary>
+    /// etcd's database quota, its default of 2 GiB (<c>--quota-backend-bytes</c>): past it, writes are refused with
+    /// "database space exceeded".
+    /// </summary>
     internal const long QuotaBackendBytes = 2L * 1024 * 1024 * 1024;
 
     private const int MaxKeyBytesBound = 32 * 1024;
@@ -62,7 +66,8 @@ internal sealed class EtcdRow() : ServerRow(RowName, new StoreCapabilities
     public override bool IsOneProcess => false;
 
     /// <summary>Raft among the cluster's members: a write is acknowledged once a majority has it in its log.</summary>
-    public override string Replication => UserEndpoint is null ? $"Raft, {EtcdCluster.Members} members on this machine" : "Raft, among the members of your cluster";
+    public override string Replication =>
+        UserEndpoint is null ? $"Raft, {EtcdCluster.Members} members on this machine" : "Raft, among the members of your cluster";
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
@@ -101,12 +106,16 @@ internal sealed class EtcdRow() : ServerRow(RowName, new StoreCapabilities
 
     /// <summary>etcd's documentation: a write is acknowledged once a majority of members has committed it to its fsynced log.</summary>
     public override ServerTierPromise Promise(Durability durability) =>
-        new("etcd's own (every commit fsynced on a majority of three members)", TimeSpan.Zero, "a write is acknowledged once a majority has fsynced it: nothing acknowledged is lost");
+        new(
+            "etcd's own (every commit fsynced on a majority of three members)",
+            TimeSpan.Zero,
+            "a write is acknowledged once a majority has fsynced it: nothing acknowledged is lost");
 
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new EtcdStore(this, options, endpoint, storeName);
 
-    public override ServerStoreOptions? WithRelaxedReads(ServerStoreOptions options) => new EtcdStoreOptions(options) { Endpoint = options?.Endpoint, SerializableReads = true };
+    public override ServerStoreOptions? WithRelaxedReads(ServerStoreOptions options) =>
+        new EtcdStoreOptions(options) { Endpoint = options?.Endpoint, SerializableReads = true };
 
     private protected override IServerPing OpenPingCore(string endpoint) => new EtcdPing(endpoint);
 

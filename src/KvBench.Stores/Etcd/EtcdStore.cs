@@ -17,7 +17,8 @@ namespace KvBench.Stores.Etcd;
 /// <summary>
 /// A store in an etcd cluster: each key under the store's prefix, read and written through etcd's KV API (Put, Range,
 /// DeleteRange, Txn). Every read is linearizable (etcd's default: the member asks the leader for its commit index
-/// first), or serializable when <see cref="EtcdStoreOptions.SerializableReads"/> asks for it. Scans are range requests, which etcd answers from its key index in byte order. An empty marker key says
+/// first), or serializable when <see cref="EtcdStoreOptions.SerializableReads"/> asks for it. Scans are range requests,
+/// which etcd answers from its key index in byte order. An empty marker key says
 /// the store exists even while it holds no key.
 /// </summary>
 internal sealed class EtcdStore : StoreAdapter

@@ -21,7 +21,8 @@ internal sealed class FasterRow() : StoreRow(RowName, new StoreCapabilities
     internal const string RowName = "FASTER";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new FasterRaw(directory)) { ManyThreads = true }];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new FasterRaw(directory)) { ManyThreads = true }];
 
     /// <summary>
     /// FASTER walks its log without checks: a damaged record header (a flipped bit in its log, for one) faults inside its

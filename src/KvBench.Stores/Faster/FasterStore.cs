@@ -4,7 +4,13 @@ using FASTER.core;
 
 using KvBench.Core;
 
-using Session = FASTER.core.ClientSession<FASTER.core.SpanByte, FASTER.core.SpanByte, FASTER.core.SpanByte, KvBench.Stores.Faster.ReadTarget, FASTER.core.Empty, KvBench.Stores.Faster.ReadFunctions>;
+using Session = FASTER.core.ClientSession<
+    FASTER.core.SpanByte,
+    FASTER.core.SpanByte,
+    FASTER.core.SpanByte,
+    KvBench.Stores.Faster.ReadTarget,
+    FASTER.core.Empty,
+    KvBench.Stores.Faster.ReadFunctions>;
 
 namespace KvBench.Stores.Faster;
 
@@ -30,7 +36,8 @@ namespace KvBench.Stores.Faster;
 /// </para>
 /// <para>
 /// One process at a time, enforced by <see cref="StoreDirectoryLock"/>: FASTER has no lock of its own (its device opens
-/// files with FileShare.ReadWrite), so a second instance would open the same log and write over it. FASTER has no read-only mode either: a read-only open takes the same lock,
+/// files with FileShare.ReadWrite), so a second instance would open the same log and write over it. FASTER has no
+/// read-only mode either: a read-only open takes the same lock,
 /// recovers the latest checkpoint and refuses writes, so it works after the writer has closed, never alongside it.
 /// </para>
 /// </remarks>
@@ -84,7 +91,8 @@ internal sealed unsafe class FasterStore : StoreAdapter
         {
             KeepFreeSpace(
                 ReservedFreeBytes,
-                "once its log cannot flush a page to a full disk, FASTER 2.6.5 blocks the writer for good, and a checkpoint writes up to its in-memory log after the writes were acknowledged");
+                "once its log cannot flush a page to a full disk, FASTER 2.6.5 blocks the writer for good, and a " +
+                    "checkpoint writes up to its in-memory log after the writes were acknowledged");
         }
 
         _lock = StoreDirectoryLock.Acquire(row.Name, options.Directory);
@@ -221,7 +229,10 @@ internal sealed unsafe class FasterStore : StoreAdapter
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
         Scan(prefix: [], startKey.Span, limit);
 
-    /// <summary>Up to <paramref name="limit"/> live entries whose keys start with <paramref name="prefix"/> and are at or after <paramref name="from"/>, in order.</summary>
+    /// <summary>
+    /// Up to <paramref name="limit"/> live entries whose keys start with <paramref name="prefix"/> and are at or after
+    /// <paramref name="from"/>, in order.
+    /// </summary>
     private List<KeyValuePair<byte[], byte[]>> Scan(ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> from, int limit)
     {
         var candidates = new List<byte[]>();

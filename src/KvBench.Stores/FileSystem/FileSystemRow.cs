@@ -20,7 +20,8 @@ internal sealed class FileSystemRow() : StoreRow(RowName, new StoreCapabilities
     internal const string RowName = "FileSystem";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new FileSystemRaw(directory))];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new FileSystemRaw(directory))];
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new FileSystemStore(this, options);
 
@@ -33,7 +34,8 @@ internal sealed class FileSystemRow() : StoreRow(RowName, new StoreCapabilities
     /// </summary>
     private protected override string? CheckAvailability() => OperatingSystem.IsLinux()
         ? null
-        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not ported to {RuntimeInformation.OSDescription}.";
+        : $"the FileSystem row calls unlink(2) and fsyncs directories with Linux's flags and errno values; it is not " +
+            $"ported to {RuntimeInformation.OSDescription}.";
 
     internal override bool FilePerRecord => true;
 

@@ -132,7 +132,10 @@ internal sealed partial class FileSystemStore : StoreAdapter
     protected override IEnumerable<KeyValuePair<byte[], byte[]>> ScanFromCore(ReadOnlyMemory<byte> startKey, int limit) =>
         Scan(prefixHex: string.Empty, Convert.ToHexStringLower(startKey.Span), limit);
 
-    /// <summary>Up to <paramref name="limit"/> entries whose keys' hex starts with <paramref name="prefixHex"/> and sorts at or after <paramref name="fromHex"/>, in order.</summary>
+    /// <summary>
+    /// Up to <paramref name="limit"/> entries whose keys' hex starts with <paramref name="prefixHex"/> and sorts at or
+    /// after <paramref name="fromHex"/>, in order.
+    /// </summary>
     private IEnumerable<KeyValuePair<byte[], byte[]>> Scan(string prefixHex, string fromHex, int limit)
     {
         var keysHex = new List<string>();

@@ -103,7 +103,11 @@ internal sealed class LiteDbRow : StoreRow
     /// </summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch
     {
-        LiteException { ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE or LiteException.INVALID_FORMAT } => StoreFailure.Damaged,
+        LiteException
+        {
+            ErrorCode: LiteException.INVALID_DATABASE or LiteException.INVALID_DATAFILE_STATE or LiteException.INVALID_FREE_SPACE_PAGE
+                or LiteException.INVALID_FORMAT,
+        } => StoreFailure.Damaged,
         LiteException or IOException or UnauthorizedAccessException => StoreFailure.Failed,
         _ => StoreFailure.NotEngine,
     };

@@ -27,7 +27,9 @@ internal static class LmdbCursorScan
     /// Reads up to one page of at most <paramref name="maxEntries"/> entries under <paramref name="prefix"/>, from
     /// <paramref name="from"/>, or after <paramref name="resumeAfter"/> when given.
     /// </summary>
-    private static MDBResultCode ReadPage(LightningTransaction txn, LightningDatabase db, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries, List<KeyValuePair<byte[], byte[]>> page, out bool more)
+    private static MDBResultCode ReadPage(
+        LightningTransaction txn, LightningDatabase db, byte[] prefix, byte[] from, byte[]? resumeAfter, int maxEntries,
+        List<KeyValuePair<byte[], byte[]>> page, out bool more)
     {
         more = false;
         LightningCursor cursor;

@@ -381,7 +381,8 @@ internal sealed class LmdbEnvironment : IDisposable
             if (!s_openEnvironments.Add(path))
             {
                 throw new InvalidOperationException(
-                    $"The LMDB environment at '{path}' is already open in this process. LMDB forbids opening one environment twice in a process; use the open store, or dispose it first.");
+                    $"The LMDB environment at '{path}' is already open in this process. LMDB forbids opening one " +
+                        $"environment twice in a process; use the open store, or dispose it first.");
             }
         }
     }

@@ -62,7 +62,8 @@ internal sealed class LmdbException : KeyValueStoreException
 
         // Checked with LMDB 0.9.24 and 1.0.1: each answers the other's file with MDB_INVALID at open (see LmdbNativeLibrary).
         return code == MDBResultCode.Invalid
-            ? $"{message} So is any file of the other LMDB line to this LMDB {LmdbNativeLibrary.LmdbVersion} (0.9 writes data format 1, 1.0 format 3): such a store can be opened only where that line runs."
+            ? $"{message} So is any file of the other LMDB line to this LMDB {LmdbNativeLibrary.LmdbVersion} (0.9 " +
+                $"writes data format 1, 1.0 format 3): such a store can be opened only where that line runs."
             : message;
     }
 }

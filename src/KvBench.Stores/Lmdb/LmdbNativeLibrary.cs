@@ -107,7 +107,12 @@ internal static partial class LmdbNativeLibrary
                 string fallback = OperatingSystem.IsLinux()
                     ? $"; Debian's {DebianSoname}, the fallback, is not installed either (apt-get install liblmdb0)"
                     : string.Empty;
-                return new Resolution($"{package}: its LMDB library did not load ({bundledError}){fallback}.", package, Debian: false, LmdbVersion: null, Handle: 0);
+                return new Resolution(
+                    $"{package}: its LMDB library did not load ({bundledError}){fallback}.",
+                    package,
+                    Debian: false,
+                    LmdbVersion: null,
+                    Handle: 0);
             }
 
             debian = true;
@@ -168,7 +173,9 @@ internal static partial class LmdbNativeLibrary
     {
         try
         {
-            return LmdbVersionString().Match(Encoding.Latin1.GetString(File.ReadAllBytes(path))) is { Success: true } found ? found.Groups["version"].Value : null;
+            return LmdbVersionString().Match(Encoding.Latin1.GetString(File.ReadAllBytes(path))) is { Success: true } found
+                ? found.Groups["version"].Value
+                : null;
         }
         catch (Exception error) when (error is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {

@@ -72,7 +72,9 @@ internal sealed class LmdbStore : StoreAdapter
         if (maxKeyBytes < MaxKeyBytes)
         {
             _environment.Dispose();
-            throw new InvalidOperationException($"This LMDB ({LmdbNativeLibrary.Description}) accepts keys of at most {maxKeyBytes} bytes; the LMDB row declares {MaxKeyBytes}.");
+            throw new InvalidOperationException(
+                $"This LMDB ({LmdbNativeLibrary.Description}) accepts keys of at most {maxKeyBytes} bytes; the LMDB " +
+                    $"row declares {MaxKeyBytes}.");
         }
     }
 

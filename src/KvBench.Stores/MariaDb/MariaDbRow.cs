@@ -31,7 +31,8 @@ public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
     public const string RowName = "MariaDB";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new MariaDbRaw(directory))];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new MariaDbRaw(directory))];
 
     /// <summary>The user the package creates for the server; mariadbd refuses to run as root without being told to.</summary>
     private const string ServerUser = "mysql";
@@ -42,10 +43,20 @@ public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
     /// <summary>The innodb_flush_log_at_trx_commit that is each tier.</summary>
     internal static int FlushLogAtCommitOf(Durability durability) => durability == Durability.Synced ? 1 : 2;
 
-    /// <summary>MariaDB's documentation of innodb_flush_log_at_trx_commit: at 2 the log is flushed once a second, so an operating system crash or a power outage may lose about a second of transactions.</summary>
+    /// <summary>
+    /// MariaDB's documentation of innodb_flush_log_at_trx_commit: at 2 the log is flushed once a second, so an
+    /// operating system crash or a power outage may lose about a second of transactions.
+    /// </summary>
     public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
-        ? new($"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}", TimeSpan.Zero, "the redo log is written and flushed at every commit: nothing acknowledged is lost")
-        : new($"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}", TimeSpan.Zero, "the redo log is written at every commit and flushed once a second: an operating system crash or power outage may lose about a second of transactions");
+        ? new(
+            $"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}",
+            TimeSpan.Zero,
+            "the redo log is written and flushed at every commit: nothing acknowledged is lost")
+        : new(
+            $"innodb_flush_log_at_trx_commit={FlushLogAtCommitOf(durability)}",
+            TimeSpan.Zero,
+            "the redo log is written at every commit and flushed once a second: an operating system crash or power " +
+                "outage may lose about a second of transactions");
 
     /// <summary>
     /// <c>--no-defaults</c>: Debian's /etc/mysql files point at the system's own server (its socket under /run/mysqld);
@@ -73,7 +84,8 @@ public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
         "--no-defaults", $"--user={ServerUser}", $"--datadir={DatabaseDirectory(dataDirectory)}", $"--tmpdir={TempDirectory(dataDirectory)}",
         $"--port={port.ToString(CultureInfo.InvariantCulture)}", "--bind-address=127.0.0.1",
         $"--socket={Path.Combine(dataDirectory, "mariadb.sock")}", $"--pid-file={Path.Combine(dataDirectory, "mariadb.pid")}",
-        $"--innodb-flush-log-at-trx-commit={FlushLogAtCommitOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered).ToString(CultureInfo.InvariantCulture)}",
+        $"--innodb-flush-log-at-trx-commit=" +
+            $"{FlushLogAtCommitOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered).ToString(CultureInfo.InvariantCulture)}",
     ])
     { WorkingDirectory = ServerDirectories.Root };
 
@@ -105,7 +117,8 @@ public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new MariaDbStore(this, options, endpoint, storeName);
 
-    private protected override IServerPing OpenPingCore(string endpoint) => new SqlPing(new MySqlConnection(MariaDbStore.ConnectionString(endpoint).ConnectionString));
+    private protected override IServerPing OpenPingCore(string endpoint) =>
+        new SqlPing(new MySqlConnection(MariaDbStore.ConnectionString(endpoint).ConnectionString));
 
     /// <summary>ER_DISK_FULL and ER_RECORD_FILE_FULL are a full disk; ER_NOT_KEYFILE and ER_CRASHED_ON_USAGE a damaged table.</summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch

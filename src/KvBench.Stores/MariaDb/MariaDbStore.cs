@@ -22,7 +22,9 @@ internal sealed class MariaDbStore : SqlTableStore
     private const string DefaultDatabase = "kvbench";
 
     public MariaDbStore(StoreRow row, ServerStoreOptions options, string endpoint, string storeName)
-        : base(row, options, OpenDataSource(endpoint), Statements(storeName, (options as MariaDbStoreOptions)?.Upsert ?? MariaDbUpsert.InsertOnDuplicateKeyUpdate))
+        : base(
+            row, options, OpenDataSource(endpoint),
+            Statements(storeName, (options as MariaDbStoreOptions)?.Upsert ?? MariaDbUpsert.InsertOnDuplicateKeyUpdate))
     {
         try
         {
@@ -31,7 +33,11 @@ internal sealed class MariaDbStore : SqlTableStore
             {
                 Scalar($"CREATE TABLE IF NOT EXISTS {storeName} (k VARBINARY({MaxKeyBytes}) NOT NULL PRIMARY KEY, v LONGBLOB NOT NULL) ENGINE=InnoDB");
             }
-            else if (Convert.ToInt64(Scalar("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?", new MySqlParameter { Value = storeName }), CultureInfo.InvariantCulture) == 0)
+            else if (Convert.ToInt64(
+                Scalar(
+                    "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?",
+                    new MySqlParameter { Value = storeName }),
+                CultureInfo.InvariantCulture) == 0)
             {
                 throw new StoreNotFoundException(row.Name, options.Directory, options.Access);
             }

@@ -23,12 +23,14 @@ internal sealed class MemoryRow() : StoreRow(RowName, new StoreCapabilities
     public override bool IsFloor => true;
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new MemoryRaw(directory)) { ManyThreads = true }];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new MemoryRaw(directory)) { ManyThreads = true }];
 
     private protected override IKeyValueStore OpenAdapter(StoreOptions options) => new MemoryStore(this, options);
 
     /// <summary>The row keeps no files, so any directory holds its (empty) store: a read-only open always opens.</summary>
     private protected override bool HoldsStore(string directory) => true;
 
-    private protected override string DescribeEngine() => $"Dictionary<byte[], byte[]> and sorted blocks of its keys on {RuntimeInformation.FrameworkDescription}";
+    private protected override string DescribeEngine() =>
+        $"Dictionary<byte[], byte[]> and sorted blocks of its keys on {RuntimeInformation.FrameworkDescription}";
 }

@@ -7,7 +7,10 @@ using NpgsqlTypes;
 namespace KvBench.Stores.PostgreSql;
 
 /// <summary><c>PostgreSQL_raw</c>: Npgsql used directly, the session at the adapter's <c>synchronous_commit</c>.</summary>
-internal sealed class PostgreSqlRaw(string directory) : SqlRawTarget(Open(directory, out string table), PostgreSqlStore.Statements($"\"{table}\""), () => new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bytea })
+internal sealed class PostgreSqlRaw(string directory) : SqlRawTarget(
+    Open(directory, out string table),
+    PostgreSqlStore.Statements($"\"{table}\""),
+    () => new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bytea })
 {
     private static NpgsqlConnection Open(string directory, out string table)
     {

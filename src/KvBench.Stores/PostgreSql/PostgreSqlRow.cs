@@ -32,7 +32,8 @@ internal sealed class PostgreSqlRow() : ServerRow(RowName, new StoreCapabilities
     internal const string RowName = "PostgreSQL";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new PostgreSqlRaw(directory))];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new PostgreSqlRaw(directory))];
 
     /// <summary>initdb refuses to run as root, and the server refuses too: both run as the package's own user.</summary>
     private const string ServerUser = "postgres";
@@ -49,7 +50,11 @@ internal sealed class PostgreSqlRow() : ServerRow(RowName, new StoreCapabilities
     /// </summary>
     public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
         ? new("synchronous_commit=on, fsync=on", TimeSpan.Zero, "a commit returns once its WAL is flushed: nothing acknowledged is lost")
-        : new("synchronous_commit=off", TimeSpan.FromMilliseconds(3 * 200), "a commit returns before its WAL is flushed: a crash of the database may lose the commits of up to 3 x wal_writer_delay (200 ms)");
+        : new(
+            "synchronous_commit=off",
+            TimeSpan.FromMilliseconds(3 * 200),
+            "a commit returns before its WAL is flushed: a crash of the database may lose the commits of up to 3 x " +
+                "wal_writer_delay (200 ms)");
 
     /// <summary>synchronous_commit is a session's setting: one server serves both tiers.</summary>
     internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.All];
@@ -63,8 +68,12 @@ internal sealed class PostgreSqlRow() : ServerRow(RowName, new StoreCapabilities
             "--no-sync", "--no-instructions",
         ])), TimeSpan.FromMinutes(2));
 
-    /// <summary>The socket goes into the data directory, which the server's user owns (Debian's default, /run/postgresql, may not exist without systemd).</summary>
-    internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) => AsServerUser(new ProcessStartInfo(Binary("postgres"),
+    /// <summary>
+    /// The socket goes into the data directory, which the server's user owns (Debian's default, /run/postgresql, may
+    /// not exist without systemd).
+    /// </summary>
+    internal override ProcessStartInfo ServerStartInfo(string dataDirectory, int port, DurabilityTiers tiers) =>
+        AsServerUser(new ProcessStartInfo(Binary("postgres"),
     [
         "-D", dataDirectory, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", dataDirectory,
         "-c", "listen_addresses=127.0.0.1", "-c", "fsync=on",
@@ -94,7 +103,8 @@ internal sealed class PostgreSqlRow() : ServerRow(RowName, new StoreCapabilities
     private protected override IKeyValueStore OpenAdapter(ServerStoreOptions options, string endpoint, string storeName) =>
         new PostgreSqlStore(this, options, endpoint, storeName);
 
-    private protected override IServerPing OpenPingCore(string endpoint) => new SqlPing(new NpgsqlConnection(PostgreSqlStore.ConnectionString(endpoint).ConnectionString));
+    private protected override IServerPing OpenPingCore(string endpoint) =>
+        new SqlPing(new NpgsqlConnection(PostgreSqlStore.ConnectionString(endpoint).ConnectionString));
 
     /// <summary>SQLSTATE 53100 (disk_full) and the XX001/XX002 of damaged data and index pages.</summary>
     private protected override StoreFailure ClassifyEngineError(Exception error) => error switch

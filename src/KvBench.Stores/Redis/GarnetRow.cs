@@ -53,7 +53,8 @@ internal sealed class GarnetRow() : RespServerRow(RowName, new StoreCapabilities
     public override string? InProcessLineage => FasterRow.RowName;
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new GarnetRaw(directory)) { ManyThreads = true }];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new GarnetRaw(directory)) { ManyThreads = true }];
 
     /// <summary>
     /// Garnet keeps a key over 1,022 bytes, or a value over its inline limit, on the heap instead of in the log's page,
@@ -77,7 +78,11 @@ internal sealed class GarnetRow() : RespServerRow(RowName, new StoreCapabilities
     /// server should lose nothing acknowledged; the device is not flushed, so a power loss may (Buffered).
     /// </summary>
     public override ServerTierPromise Promise(Durability durability) =>
-        new("--aof --aof-commit-wait, --device-type RandomAccess", TimeSpan.Zero, "every write is committed to the append-only file before its reply, with no device flush: a killed server loses nothing acknowledged, a power loss may");
+        new(
+            "--aof --aof-commit-wait, --device-type RandomAccess",
+            TimeSpan.Zero,
+            "every write is committed to the append-only file before its reply, with no device flush: a killed " +
+                "server loses nothing acknowledged, a power loss may");
 
     /// <summary>
     /// A write survives the kill after it, and a later recovery may drop it: once a kill has cut a MULTI/EXEC, every

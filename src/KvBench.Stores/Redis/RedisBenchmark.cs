@@ -26,7 +26,10 @@ internal sealed class RedisBenchmark : ServerBenchmark
     public override string Tool => "redis-benchmark";
 
     public override string Method =>
-        "plain SET and GET (`-t set,get`, no pipelining: `-P 1`) of `key:<12 digits>` keys drawn uniformly from the keyspace (`-r`), all loaded beforehand with values of the run's size (`-d`), one connection per client (`-c`), a fixed count of requests each (`-n`); the Redis row writes each value and its key's entry in the sorted set that keeps its scans ordered in one MULTI/EXEC, where SET writes the value alone";
+        "plain SET and GET (`-t set,get`, no pipelining: `-P 1`) of `key:<12 digits>` keys drawn uniformly from the " +
+            "keyspace (`-r`), all loaded beforehand with values of the run's size (`-d`), one connection per client " +
+            "(`-c`), a fixed count of requests each (`-n`); the Redis row writes each value and its key's entry in " +
+            "the sorted set that keeps its scans ordered in one MULTI/EXEC, where SET writes the value alone";
 
     private protected override async Task<ServerBenchmarkResult> RunCoreAsync(HostPort server, ServerBenchmarkRun run, CancellationToken cancellationToken)
     {

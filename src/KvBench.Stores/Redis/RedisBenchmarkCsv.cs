@@ -14,7 +14,10 @@ internal static class RedisBenchmarkCsv
     private const string Tool = "redis-benchmark";
 
     /// <summary>The requests per second of each of <paramref name="tests"/> (<c>SET</c>, <c>GET</c>) in <paramref name="output"/>.</summary>
-    /// <exception cref="ServerBenchmarkException">No header, no <c>rps</c> column, a line that is not the header's shape, a rate that is not a positive number, or a test missing.</exception>
+    /// <exception cref="ServerBenchmarkException">
+    /// No header, no <c>rps</c> column, a line that is not the header's shape, a rate that is not a positive number, or
+    /// a test missing.
+    /// </exception>
     public static IReadOnlyDictionary<string, double> RequestsPerSecond(string output, IReadOnlyList<string> tests)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -56,7 +59,10 @@ internal static class RedisBenchmarkCsv
         return rates;
     }
 
-    /// <summary>The line's fields without their quotes, or <see langword="null"/> when one is not quoted (the tool quotes every field and none holds a comma).</summary>
+    /// <summary>
+    /// The line's fields without their quotes, or <see langword="null"/> when one is not quoted (the tool quotes every
+    /// field and none holds a comma).
+    /// </summary>
     private static string[]? Fields(string line)
     {
         string[] fields = line.Split(',');

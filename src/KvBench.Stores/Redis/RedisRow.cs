@@ -39,7 +39,8 @@ internal sealed class RedisRow() : RespServerRow(RowName, new StoreCapabilities
     internal const string RowName = "Redis";
 
     /// <inheritdoc/>
-    public override IReadOnlyList<PointBaseline> Baselines { get; } = [new(RowVariantKind.Raw, static directory => new RedisRaw(directory)) { ManyThreads = true }];
+    public override IReadOnlyList<PointBaseline> Baselines { get; } =
+        [new(RowVariantKind.Raw, static directory => new RedisRaw(directory)) { ManyThreads = true }];
 
     private const string RedisServer = "/usr/bin/redis-server";
 
@@ -55,8 +56,15 @@ internal sealed class RedisRow() : RespServerRow(RowName, new StoreCapabilities
     /// the machine what the operating system had not yet written.
     /// </summary>
     public override ServerTierPromise Promise(Durability durability) => durability == Durability.Synced
-        ? new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.Zero, "every write is flushed to the append-only file before its reply: nothing acknowledged is lost")
-        : new($"appendfsync {AppendFsyncOf(durability)}", TimeSpan.Zero, "every write reaches the append-only file before its reply and the operating system flushes it when it chooses: a killed server loses nothing acknowledged, a crash of the machine what was not yet flushed");
+        ? new(
+            $"appendfsync {AppendFsyncOf(durability)}",
+            TimeSpan.Zero,
+            "every write is flushed to the append-only file before its reply: nothing acknowledged is lost")
+        : new(
+            $"appendfsync {AppendFsyncOf(durability)}",
+            TimeSpan.Zero,
+            "every write reaches the append-only file before its reply and the operating system flushes it when it " +
+                "chooses: a killed server loses nothing acknowledged, a crash of the machine what was not yet flushed");
 
     internal override void InitializeData(string dataDirectory, DurabilityTiers tiers) => Directory.CreateDirectory(dataDirectory);
 
@@ -72,10 +80,11 @@ internal sealed class RedisRow() : RespServerRow(RowName, new StoreCapabilities
     /// Buffered at <c>appendfsync no</c>, Synced at <c>always</c>, both with the append-only file on; nothing else, not
     /// <c>everysec</c>, whose postponed writes a killed server loses.
     /// </summary>
-    internal override DurabilityTiers OfferedBy(IServer server) => Setting(server, "appendonly") != "yes" ? DurabilityTiers.None : Setting(server, "appendfsync") switch
-    {
-        "always" => DurabilityTiers.Synced,
-        "no" => DurabilityTiers.Buffered,
-        _ => DurabilityTiers.None,
-    };
+    internal override DurabilityTiers OfferedBy(IServer server) =>
+        Setting(server, "appendonly") != "yes" ? DurabilityTiers.None : Setting(server, "appendfsync") switch
+        {
+            "always" => DurabilityTiers.Synced,
+            "no" => DurabilityTiers.Buffered,
+            _ => DurabilityTiers.None,
+        };
 }

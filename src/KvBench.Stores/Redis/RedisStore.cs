@@ -9,7 +9,8 @@ using StackExchange.Redis;
 namespace KvBench.Stores.Redis;
 
 /// <summary>
-/// A store on a server that speaks Redis' protocol (Redis, Garnet; <see cref="RespServerRow"/>): each value a string under the store's key prefix, and each key a member of one sorted set
+/// A store on a server that speaks Redis' protocol (Redis, Garnet; <see cref="RespServerRow"/>): each value a string
+/// under the store's key prefix, and each key a member of one sorted set
 /// (all scores 0, so members sort by their bytes) that ordered scans seek with ZRANGEBYLEX. A write changes value and
 /// index in one MULTI/EXEC, which Redis applies and appends to its file as one. The store's keys share a hash tag, so a
 /// Redis Cluster keeps them on one node, as a transaction needs.

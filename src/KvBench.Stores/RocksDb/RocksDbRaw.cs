@@ -16,7 +16,8 @@ namespace KvBench.Stores.RocksDb;
 /// <remarks>
 /// <c>Get(key, buffer, ...)</c> takes the key as an array, so the span the benchmark passes is copied into an array
 /// kept per thread (reallocated only when the key length changes); the value buffer is per thread too, so the target
-/// serves many threads as the package's database handle does. Inside, the package calls <c>rocksdb_get</c>, which copies the value into a malloc'ed block that is copied
+/// serves many threads as the package's database handle does. Inside, the package calls <c>rocksdb_get</c>, which
+/// copies the value into a malloc'ed block that is copied
 /// again into the buffer; the adapter reads with <c>rocksdb_get_pinned</c> and copies once. Adapter ÷ raw is therefore
 /// what StoreAdapter's gate, error typing and checks cost, less what the pinned read saves.
 /// </remarks>

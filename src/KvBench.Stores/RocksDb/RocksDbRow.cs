@@ -60,7 +60,8 @@ internal sealed class RocksDbRow() : StoreRow(RowName, new StoreCapabilities
         }
         catch (TypeInitializationException error)
         {
-            return $"the {PackageId} package's native library (for {RuntimeInformation.RuntimeIdentifier}) does not load here: {error.InnerException?.Message ?? error.Message}";
+            return $"the {PackageId} package's native library (for {RuntimeInformation.RuntimeIdentifier}) does not " +
+                $"load here: {error.InnerException?.Message ?? error.Message}";
         }
     }
 

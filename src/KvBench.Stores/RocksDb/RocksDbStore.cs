@@ -262,7 +262,10 @@ internal sealed class RocksDbStore : StoreAdapter
         }
     }
 
-    /// <summary>Reads at most <paramref name="maxEntries"/> entries from <paramref name="lower"/> up to <paramref name="upper"/> into <paramref name="page"/>.</summary>
+    /// <summary>
+    /// Reads at most <paramref name="maxEntries"/> entries from <paramref name="lower"/> up to <paramref name="upper"/>
+    /// into <paramref name="page"/>.
+    /// </summary>
     /// <returns>Whether entries remain past the page.</returns>
     private bool ReadPage(byte[] lower, byte[]? upper, int maxEntries, List<KeyValuePair<byte[], byte[]>> page)
     {

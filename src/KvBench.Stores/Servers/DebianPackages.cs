@@ -82,7 +82,11 @@ internal static class DebianPackages
         Task install = s_installs.GetOrAdd(package, name => new Lazy<Task>(() => Task.Run(() => Install(rowName, name)))).Value;
 
         // A failed install is not remembered, so a later suite tries again (a mirror that was down, a dpkg lock held too long).
-        _ = install.ContinueWith(_ => s_installs.TryRemove(package, out Lazy<Task>? _), CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+        _ = install.ContinueWith(
+            _ => s_installs.TryRemove(package, out Lazy<Task>? _),
+            CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted,
+            TaskScheduler.Default);
         return install;
     }
 
@@ -107,7 +111,10 @@ internal static class DebianPackages
 
         if (exitCode != 0 || !IsInstalled(package))
         {
-            throw new StoreUnavailableException(rowName, $"its server is not installed and cannot be installed here: apt-get install {package} exited with code {exitCode}: {ServerCommand.LastLines(output, 1)}");
+            throw new StoreUnavailableException(
+                rowName,
+                $"its server is not installed and cannot be installed here: apt-get install {package} exited with " +
+                    $"code {exitCode}: {ServerCommand.LastLines(output, 1)}");
         }
     }
 

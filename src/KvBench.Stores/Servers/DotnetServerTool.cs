@@ -65,7 +65,14 @@ internal sealed class DotnetServerTool : ServerInstall
     /// <summary>The command that runs the restored tool with <paramref name="arguments"/>.</summary>
     /// <exception cref="StoreUnavailableException">The tool is not restored, or its package has no entry point for this runtime.</exception>
     public ProcessStartInfo StartInfo(string rowName, IEnumerable<string> arguments) =>
-        new(DotnetHost.Path, [EntryPoint(rowName) ?? throw new StoreUnavailableException(rowName, $"the .NET tool {_package} {Version} is not restored: `dotnet tool restore --tool-manifest {ManifestPath}`"), .. arguments]);
+        new(
+            DotnetHost.Path,
+            [
+                EntryPoint(rowName)
+                    ?? throw new StoreUnavailableException(
+                        rowName,
+                        $"the .NET tool {_package} {Version} is not restored: `dotnet tool restore --tool-manifest {ManifestPath}`"),
+                .. arguments]);
 
     private void Restore(string rowName)
     {
@@ -80,10 +87,15 @@ internal sealed class DotnetServerTool : ServerInstall
         }
 
         Console.Error.WriteLine($"KvBench: restoring the .NET tool {_package} {Version} from KvBench's tool manifest for the {rowName} row");
-        (int exitCode, string output) = ServerCommand.Run(new ProcessStartInfo(DotnetHost.Path, ["tool", "restore", "--tool-manifest", ManifestPath]), s_restoreTimeout);
+        (int exitCode, string output) = ServerCommand.Run(
+            new ProcessStartInfo(DotnetHost.Path, ["tool", "restore", "--tool-manifest", ManifestPath]),
+            s_restoreTimeout);
         if (exitCode != 0 || EntryPoint(rowName) is null)
         {
-            throw new StoreUnavailableException(rowName, $"its server cannot be installed here: `dotnet tool restore --tool-manifest {ManifestPath}` exited with code {exitCode}: {ServerCommand.LastLines(output, 1)}");
+            throw new StoreUnavailableException(
+                rowName,
+                $"its server cannot be installed here: `dotnet tool restore --tool-manifest {ManifestPath}` exited " +
+                    $"with code {exitCode}: {ServerCommand.LastLines(output, 1)}");
         }
     }
 
@@ -131,12 +143,17 @@ internal sealed class DotnetServerTool : ServerInstall
     /// </summary>
     private static string[] PackagesFolders(string rowName)
     {
-        (int exitCode, string output) = ServerCommand.Run(new ProcessStartInfo(DotnetHost.Path, ["nuget", "locals", "global-packages", "--list"]), s_localsTimeout);
+        (int exitCode, string output) = ServerCommand.Run(
+            new ProcessStartInfo(DotnetHost.Path, ["nuget", "locals", "global-packages", "--list"]),
+            s_localsTimeout);
         const string Prefix = "global-packages:";
         string? line = output.Split('\n').Select(line => line.Trim()).FirstOrDefault(line => line.StartsWith(Prefix, StringComparison.Ordinal));
         return exitCode == 0 && line is not null
             ? [line[Prefix.Length..].Trim(), Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".nuget", "packages")]
-            : throw new StoreUnavailableException(rowName, $"`dotnet nuget locals global-packages --list` did not name the global packages folder (exit code {exitCode}): {ServerCommand.LastLines(output, 1)}");
+            : throw new StoreUnavailableException(
+                rowName,
+                $"`dotnet nuget locals global-packages --list` did not name the global packages folder (exit code " +
+                    $"{exitCode}): {ServerCommand.LastLines(output, 1)}");
     }
 
     private string? ReadManifestVersion()

@@ -45,19 +45,24 @@ public sealed class PrivateCluster : IFaultableServer
     /// <summary>Installs the row's server when missing and starts a cluster of its own.</summary>
     /// <exception cref="ArgumentException"><paramref name="rowName"/> is no server row.</exception>
     /// <exception cref="NotSupportedException">The row runs one server process, not a cluster.</exception>
-    /// <exception cref="InvalidOperationException">The row's environment variable points it at a cluster of the user's own, which KvBench does not fault.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// The row's environment variable points it at a cluster of the user's own, which KvBench does not fault.
+    /// </exception>
     /// <exception cref="StoreUnavailableException">The server cannot be installed, or the cluster did not start.</exception>
     public static async Task<PrivateCluster> StartAsync(string rowName, CancellationToken cancellationToken = default)
     {
         ServerRow row = StoreCatalog.ServerRowNamed(rowName);
         if (row.IsOneProcess)
         {
-            throw new NotSupportedException($"{row.Name} runs one server process, not a cluster; its server kill rounds (kvbench crash --kill Server) fault it.");
+            throw new NotSupportedException(
+                $"{row.Name} runs one server process, not a cluster; its server kill rounds (kvbench crash --kill Server) fault it.");
         }
 
         if (row.UserEndpoint is { } endpoint)
         {
-            throw new InvalidOperationException($"{row.EndpointVariable} points {row.Name} at a cluster of your own ({endpoint}); KvBench faults only a cluster it started itself. Unset {row.EndpointVariable} to fault KvBench's own.");
+            throw new InvalidOperationException(
+                $"{row.EndpointVariable} points {row.Name} at a cluster of your own ({endpoint}); KvBench faults " +
+                    $"only a cluster it started itself. Unset {row.EndpointVariable} to fault KvBench's own.");
         }
 
         if (row.UnavailableReason is { } reason)

@@ -46,12 +46,15 @@ public sealed class PrivateServer : IFaultableServer
         if (row.UserEndpoint is { } endpoint)
         {
             throw new InvalidOperationException(
-                $"{row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}); KvBench kills only a server it started itself. Unset {row.EndpointVariable} to kill KvBench's own.");
+                $"{row.EndpointVariable} points {row.Name} at a server of your own ({endpoint}); KvBench kills only " +
+                    $"a server it started itself. Unset {row.EndpointVariable} to kill KvBench's own.");
         }
 
         if (!row.IsOneProcess)
         {
-            throw new NotSupportedException($"{row.Name} runs a cluster, not one server process that a kill round can kill and start again on its data directory; its members are killed by the cluster's own fault test.");
+            throw new NotSupportedException(
+                $"{row.Name} runs a cluster, not one server process that a kill round can kill and start again on " +
+                    $"its data directory; its members are killed by the cluster's own fault test.");
         }
 
         if (row.UnavailableReason is { } reason)

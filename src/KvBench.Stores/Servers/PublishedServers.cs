@@ -37,7 +37,12 @@ public static class PublishedServers
             throw new InvalidOperationException($"servers are up already, run by process {running.OwnerProcessId}: `kvbench servers down` stops them.");
         }
 
-        ServerRow[] rows = [.. names.Select(StoreCatalog.Row).Select(row => row as ServerRow ?? throw new ArgumentException($"{row.Name} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.", nameof(names)))];
+        ServerRow[] rows = [
+            .. names.Select(StoreCatalog.Row).Select(row =>
+                row as ServerRow
+                    ?? throw new ArgumentException(
+                        $"{row.Name} is not a server row; the server rows are {string.Join(", ", StoreCatalog.ServerNames)}.",
+                        nameof(names)))];
         RowHostGroup hosts = await StoreCatalog.StartHostsAsync(rows.Select(row => row.Name), cancellationToken).ConfigureAwait(false);
         try
         {
@@ -67,7 +72,10 @@ public static class PublishedServers
             return null;
         }
 
-        if (lines.Length == 0 || lines[0].Split(' ') is not [OwnerLine, string ownerText] || !int.TryParse(ownerText, CultureInfo.InvariantCulture, out int owner) || !Signals.Exists(owner))
+        if (lines.Length == 0
+            || lines[0].Split(' ') is not [OwnerLine, string ownerText]
+            || !int.TryParse(ownerText, CultureInfo.InvariantCulture, out int owner)
+            || !Signals.Exists(owner))
         {
             return null;
         }

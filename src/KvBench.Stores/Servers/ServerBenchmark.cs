@@ -37,13 +37,19 @@ public abstract class ServerBenchmark
     /// <summary>Runs the tool against <paramref name="server"/>; <paramref name="run"/> is valid.</summary>
     private protected abstract Task<ServerBenchmarkResult> RunCoreAsync(HostPort server, ServerBenchmarkRun run, CancellationToken cancellationToken);
 
-    /// <summary>Runs the tool to its end and returns its standard output; a failure is a <see cref="ServerBenchmarkException"/> quoting its last words.</summary>
+    /// <summary>
+    /// Runs the tool to its end and returns its standard output; a failure is a <see cref="ServerBenchmarkException"/>
+    /// quoting its last words.
+    /// </summary>
     private protected string RunTool(ProcessStartInfo startInfo)
     {
         (int exitCode, string output) = ServerCommand.Run(startInfo, ToolTimeout);
         return exitCode == 0
             ? output
-            : throw new ServerBenchmarkException(Tool, $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with code {exitCode}: {ServerCommand.LastLines(output, 3)}");
+            : throw new ServerBenchmarkException(
+                Tool,
+                $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with " +
+                    $"code {exitCode}: {ServerCommand.LastLines(output, 3)}");
     }
 
     /// <summary>Long enough for a slow synced run of the section's request counts; a tool that hangs is killed.</summary>

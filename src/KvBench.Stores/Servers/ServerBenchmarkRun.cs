@@ -5,7 +5,10 @@ namespace KvBench.Stores.Servers;
 /// <summary>What a server's own benchmark runs: the same value size, keyspace, client count and tier as the row beside it.</summary>
 public sealed record ServerBenchmarkRun
 {
-    /// <summary>The tier the server acknowledges writes at: a tool whose server holds it (Redis) is given that server; a session setting (PostgreSQL) is set by the tool. Default: <see cref="Durability.Buffered"/>.</summary>
+    /// <summary>
+    /// The tier the server acknowledges writes at: a tool whose server holds it (Redis) is given that server; a session
+    /// setting (PostgreSQL) is set by the tool. Default: <see cref="Durability.Buffered"/>.
+    /// </summary>
     public Durability Durability { get; init; } = Durability.Buffered;
 
     /// <summary>Bytes of every value written and read. Required.</summary>

@@ -7,7 +7,10 @@ namespace KvBench.Stores.Servers;
 /// <summary>A command a server row runs to its end: installing a package, initialising a data directory.</summary>
 internal static class ServerCommand
 {
-    /// <summary>Runs <paramref name="startInfo"/> to its end (killed, with its children, past <paramref name="timeout"/>) and returns its exit code and output.</summary>
+    /// <summary>
+    /// Runs <paramref name="startInfo"/> to its end (killed, with its children, past <paramref name="timeout"/>) and
+    /// returns its exit code and output.
+    /// </summary>
     public static (int ExitCode, string Output) Run(ProcessStartInfo startInfo, TimeSpan timeout)
     {
         startInfo.RedirectStandardOutput = true;
@@ -35,7 +38,10 @@ internal static class ServerCommand
         (int exitCode, string output) = Run(startInfo, timeout);
         if (exitCode != 0)
         {
-            throw new StoreUnavailableException(rowName, $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with code {exitCode}: {Failure(output)}");
+            throw new StoreUnavailableException(
+                rowName,
+                $"`{Path.GetFileName(startInfo.FileName)} {string.Join(' ', startInfo.ArgumentList)}` exited with " +
+                    $"code {exitCode}: {Failure(output)}");
         }
     }
 

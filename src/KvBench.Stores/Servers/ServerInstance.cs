@@ -101,7 +101,11 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Run
     private async Task StartProcessAsync(string dataDirectory, CancellationToken cancellationToken)
     {
         string endpoint = Endpoint!;
-        var process = new ProcessRowHost(row.Name, row.ServerStartInfo(dataDirectory, _port, tiers), ready => row.AnswersAsync(endpoint, ready), row.ReadyTimeout);
+        var process = new ProcessRowHost(
+            row.Name,
+            row.ServerStartInfo(dataDirectory, _port, tiers),
+            ready => row.AnswersAsync(endpoint, ready),
+            row.ReadyTimeout);
         _process = process;
         await process.StartAsync(cancellationToken).ConfigureAwait(false);
     }

@@ -16,7 +16,9 @@ internal sealed record ServerRawStore(string Endpoint, Durability Durability, st
         var row = (ServerRow)StoreCatalog.Row(rowName);
         Durability durability = row.MeasuredTier(Durability.Buffered);
         string endpoint = row.EndpointFor(durability)
-            ?? throw new StoreUnavailableException(rowName, $"no server runs for it at {durability}: the benchmarks start KvBench's own, or {row.EndpointVariable} points at one");
+            ?? throw new StoreUnavailableException(
+                rowName,
+                $"no server runs for it at {durability}: the benchmarks start KvBench's own, or {row.EndpointVariable} points at one");
         using (StoreCatalog.Open(rowName, new ServerStoreOptions { Directory = directory, Durability = durability, Endpoint = endpoint }))
         {
         }

@@ -72,7 +72,10 @@ public abstract class ServerRow : StoreRow
     /// </summary>
     internal abstract IReadOnlyList<DurabilityTiers> ServerTiers { get; }
 
-    /// <summary>The server's own setting that is <paramref name="durability"/>, and what the server's documentation promises a write acknowledged at it.</summary>
+    /// <summary>
+    /// The server's own setting that is <paramref name="durability"/>, and what the server's documentation promises a
+    /// write acknowledged at it.
+    /// </summary>
     public abstract ServerTierPromise Promise(Durability durability);
 
     /// <summary>
@@ -233,7 +236,10 @@ public abstract class ServerRow : StoreRow
     {
         ServerStoreOptions serverOptions = ServerStoreOptions.From(options);
         string endpoint = serverOptions.Endpoint ?? EndpointFor(options.Durability)
-            ?? throw new StoreUnavailableException(Name, $"no server runs for it: start KvBench's with `kvbench servers up`, or point it at one with {EndpointVariable} or --endpoint");
+            ?? throw new StoreUnavailableException(
+                Name,
+                $"no server runs for it: start KvBench's with `kvbench servers up`, or point it at one with " +
+                    $"{EndpointVariable} or --endpoint");
         return OpenAdapter(serverOptions, endpoint, ServerStoreName.Of(options.Directory));
     }
 

@@ -37,7 +37,11 @@ public sealed class SqliteNaiveConnectionPool : IDisposable
         var options = new SqliteStoreOptions { Directory = directory, Durability = durability, BusyTimeoutMilliseconds = 0 };
         for (int i = 0; i < connections; i++)
         {
-            var connection = new SqlitePreparedStatements(Path.Combine(directory, SqliteStoreBase.FileName), new BlobKeySchema(), options, createsSchema: false);
+            var connection = new SqlitePreparedStatements(
+                Path.Combine(directory, SqliteStoreBase.FileName),
+                new BlobKeySchema(),
+                options,
+                createsSchema: false);
             _all.Add(connection);
             _idle.Push(connection);
         }

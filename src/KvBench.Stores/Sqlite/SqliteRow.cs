@@ -19,7 +19,10 @@ public sealed class SqliteRow : StoreRow
     /// <summary>SQLite with typed columns: an INTEGER category from the first key byte and a BLOB id.</summary>
     public const string ScalarName = "Sqlite_Scalar";
 
-    /// <summary>SQLite as <see cref="WalName"/>, every thread sharing one connection behind a lock (what Sqlite_WAL was before it took a read connection per thread).</summary>
+    /// <summary>
+    /// SQLite as <see cref="WalName"/>, every thread sharing one connection behind a lock (what Sqlite_WAL was before it
+    /// took a read connection per thread).
+    /// </summary>
     public const string OneConnectionName = "Sqlite_OneConnection";
 
     /// <summary>SQLite as <see cref="WalName"/>, one connection per thread.</summary>
@@ -90,7 +93,8 @@ public sealed class SqliteRow : StoreRow
     /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
     internal static SqliteRow Rollback { get; } = new(
         RollbackName,
-        static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
+        static (row, options) => new SqliteOneConnectionStore(
+            row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
 
     /// <summary><c>Sqlite_SharedCache</c>: one connection per thread, all sharing one page cache.</summary>
     internal static SqliteRow SharedCache { get; } = new(
@@ -121,7 +125,8 @@ public sealed class SqliteRow : StoreRow
         // Asked before any store is opened too (`kvbench --version`): SQLitePCLRaw has no native library until the
         // bundle is initialised, which Microsoft.Data.Sqlite otherwise does on its first connection. Init is idempotent.
         Batteries_V2.Init();
-        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, SQLite {raw.sqlite3_libversion().utf8_to_string()}";
+        return $"Microsoft.Data.Sqlite {PackageVersion.Of("Microsoft.Data.Sqlite")}, SQLitePCLRaw {PackageVersion.Of("SQLitePCLRaw.core")}, "
+            + $"SQLite {raw.sqlite3_libversion().utf8_to_string()}";
     }
 
     /// <summary>SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) and a full disk (SQLITE_FULL).</summary>

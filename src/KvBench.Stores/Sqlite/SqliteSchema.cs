@@ -76,7 +76,8 @@ internal sealed class BlobKeySchema : SqliteSchema
 
     public override string ScanRange => "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key LIMIT ?3";
 
-    public override void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key) => SqliteStoreBase.BindBlob(statement, firstParameter, key);
+    public override void BindKey(sqlite3_stmt statement, int firstParameter, ReadOnlySpan<byte> key) =>
+        SqliteStoreBase.BindBlob(statement, firstParameter, key);
 
     public override byte[] ReadKey(sqlite3_stmt statement) => raw.sqlite3_column_blob(statement, 0).ToArray();
 

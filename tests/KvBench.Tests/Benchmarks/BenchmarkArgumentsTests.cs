@@ -47,14 +47,18 @@ public sealed class BenchmarkArgumentsTests
         Assert.All(Cases(typeof(PointOperations)), benchmarkCase =>
         {
             Assert.Equal(RunStrategy.Throughput, benchmarkCase.Job.Run.RunStrategy);
-            Assert.False(benchmarkCase.Job.Run.HasValue(RunMode.IterationCountCharacteristic), "BenchmarkDotNet's default job lets its pilot choose the iterations.");
+            Assert.False(
+                benchmarkCase.Job.Run.HasValue(RunMode.IterationCountCharacteristic),
+                "BenchmarkDotNet's default job lets its pilot choose the iterations.");
         });
     }
 
     [Fact]
     public void Rows_keep_the_cases_of_those_rows_and_their_variants_and_leave_benchmark_dotnet_its_arguments()
     {
-        string[] args = BenchmarkArguments.WithoutRows(["--filter", "*", BenchmarkArguments.RowsSwitch, $"{FasterRow.RowName},{MemoryRow.RowName}", "--job", "dry"], out IReadOnlyList<string>? rows);
+        string[] args = BenchmarkArguments.WithoutRows(
+            ["--filter", "*", BenchmarkArguments.RowsSwitch, $"{FasterRow.RowName},{MemoryRow.RowName}", "--job", "dry"],
+            out IReadOnlyList<string>? rows);
 
         Assert.Equal(["--filter", "*", "--job", "dry"], args);
         HashSet<string> types = [.. Cases(typeof(PointOperations), rows, args).Select(TypeOf)];
@@ -97,7 +101,8 @@ public sealed class BenchmarkArgumentsTests
     {
         BenchmarkCase[] cases = Cases(typeof(ThreadedPointOperations));
 
-        Assert.All(cases.Where(benchmarkCase => ThreadsOf(benchmarkCase) > 1), benchmarkCase => Assert.True(PointTargets.ServesManyThreads(TypeOf(benchmarkCase))));
+        Assert.All(cases.Where(benchmarkCase => ThreadsOf(benchmarkCase) > 1), benchmarkCase =>
+            Assert.True(PointTargets.ServesManyThreads(TypeOf(benchmarkCase))));
         Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{FasterRow.RowName}_raw" && ThreadsOf(benchmarkCase) == 4);
         Assert.Contains(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{LmdbRow.RowName}_raw" && ThreadsOf(benchmarkCase) == 1);
         Assert.DoesNotContain(cases, benchmarkCase => TypeOf(benchmarkCase) == $"{LmdbRow.RowName}_raw" && ThreadsOf(benchmarkCase) > 1);
@@ -107,7 +112,12 @@ public sealed class BenchmarkArgumentsTests
     public void A_variant_measured_at_one_value_size_runs_only_there_and_its_row_at_every_size()
     {
         BenchmarkCase[] cases = BenchmarkConverter.TypeToBenchmarks(typeof(PointOperations), KvBenchConfig.Create(KvBenchConfig.EvaluationJob)).BenchmarksCases;
-        int[] SizesOf(string type) => [.. cases.Where(c => (string)c.Parameters[nameof(PointOperations.Type)] == type).Select(c => (int)c.Parameters[nameof(PointOperations.ValueBytes)]).Distinct().Order()];
+        int[] SizesOf(string type) =>
+            [.. cases
+                .Where(c => (string)c.Parameters[nameof(PointOperations.Type)] == type)
+                .Select(c => (int)c.Parameters[nameof(PointOperations.ValueBytes)])
+                .Distinct()
+                .Order()];
 
         Assert.Equal([128], SizesOf(LiteDbRow.SharedName + "_raw"));
         Assert.Equal([128], SizesOf(LiteDbRow.SharedName + "_naive"));
@@ -119,8 +129,12 @@ public sealed class BenchmarkArgumentsTests
         Assert.All(
             cases.Where(c => c.Descriptor.WorkloadMethod.Name is nameof(PointOperations.GetArray) or nameof(PointOperations.HaveKey)),
             c => Assert.Equal(128, (int)c.Parameters[nameof(PointOperations.ValueBytes)]));
-        Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Put) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
-        Assert.Contains(cases, c => c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Get) && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
+        Assert.Contains(cases, c =>
+            c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Put)
+                && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
+        Assert.Contains(cases, c =>
+            c.Descriptor.WorkloadMethod.Name == nameof(PointOperations.Get)
+                && (int)c.Parameters[nameof(PointOperations.ValueBytes)] == 1028);
     }
 
     [Fact]

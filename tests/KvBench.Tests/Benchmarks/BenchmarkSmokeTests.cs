@@ -57,7 +57,8 @@ public sealed class BenchmarkSmokeTests
             var data = new TheoryData<string, int>();
             foreach (string type in ThreadedPointOperations.Types)
             {
-                foreach (int threads in typeof(ThreadedPointOperations).GetProperty(nameof(ThreadedPointOperations.Threads))!.GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>())
+                foreach (int threads in typeof(ThreadedPointOperations).GetProperty(nameof(ThreadedPointOperations.Threads))!
+                    .GetCustomAttribute<ParamsAttribute>()!.Values.Cast<int>())
                 {
                     if (threads == 1 || PointTargets.ServesManyThreads(type))
                     {
@@ -173,7 +174,9 @@ public sealed class BenchmarkSmokeTests
             Assert.Equal(expected.ToHashSet(), cells.Select(cell => (cell.Method, cell.ValueBytes, cell.Threads)).ToHashSet());
             Assert.Equal(expected.Count, cells.Count);
             Assert.All(cells, cell => Assert.Equal(cell.Ratios.Length, cell.ReferenceNanoseconds.Length));
-            Assert.All(cells, cell => Assert.All(cell.ReferenceNanoseconds, nanoseconds => Assert.True(nanoseconds > 0, $"{cell.Method} {cell.ValueBytes} B: the raw driver's time per call was {nanoseconds} ns.")));
+            Assert.All(cells, cell => Assert.All(
+                cell.ReferenceNanoseconds,
+                nanoseconds => Assert.True(nanoseconds > 0, $"{cell.Method} {cell.ValueBytes} B: the raw driver's time per call was {nanoseconds} ns.")));
             Assert.All(cells, cell => Assert.Equal(settings.Rounds, cell.Ratios.Length));
             Assert.All(cells.SelectMany(cell => cell.Ratios), ratio => Assert.True(double.IsFinite(ratio) && ratio > 0, $"ratio {ratio}"));
         }
@@ -212,7 +215,9 @@ public sealed class BenchmarkSmokeTests
                 Assert.Equal(names.IndexOf(row.Name) + 1 + row.Baselines.ToList().IndexOf(baseline), names.IndexOf(name));
                 Assert.Equal((row.Name, baseline.Kind), RowVariants.Parse(name));
             }));
-        Assert.All(StoreCatalog.Rows.Concat(StoreCatalog.ServerRows), row => Assert.Equal(row.Baselines.Count, row.Baselines.Select(baseline => baseline.Kind).Distinct().Count()));
+        Assert.All(
+            StoreCatalog.Rows.Concat(StoreCatalog.ServerRows),
+            row => Assert.Equal(row.Baselines.Count, row.Baselines.Select(baseline => baseline.Kind).Distinct().Count()));
     }
 
     [Theory]
@@ -257,7 +262,8 @@ public sealed class BenchmarkSmokeTests
         // The benchmark moved record 5 to its next version, but the write never reached the store.
         records.Rewrite(5);
 
-        InvalidDataException lost = Assert.Throws<InvalidDataException>(() => Dataset.CloseChecked(dataset, MemoryRow.RowName, records, target, key => target.Get(key)));
+        InvalidDataException lost = Assert.Throws<InvalidDataException>(
+            () => Dataset.CloseChecked(dataset, MemoryRow.RowName, records, target, key => target.Get(key)));
         Assert.Contains("first bad index 5", lost.Message, StringComparison.Ordinal);
         Assert.False(Directory.Exists(dataset.Path));
     }

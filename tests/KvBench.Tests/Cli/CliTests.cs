@@ -85,10 +85,14 @@ public sealed class CliTests
         Assert.Contains("2,000", load.Output, StringComparison.Ordinal);
 
         Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64"])).ExitCode);
-        Assert.Equal(ExitCodes.Ok, (await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64", "--sample", "10", "--access", "ReadOnly"])).ExitCode);
-        CliRunResult otherSeed = await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64", "--seed", "1"]);
-        Assert.Equal(ExitCodes.VerificationFailed, otherSeed.ExitCode);
-        Assert.Contains("2,000 of 2,000 records missing", otherSeed.Error, StringComparison.Ordinal);
+        Assert.Equal(
+            ExitCodes.Ok,
+            (
+                await Run(
+                    ["verify", .. store, "--records", "2000", "--value-bytes", "64", "--sample", "10", "--access", "ReadOnly"])).ExitCode);
+        CliRunResult otherRecordSet = await Run(["verify", .. store, "--records", "2000", "--value-bytes", "64", "--record-set", "1"]);
+        Assert.Equal(ExitCodes.VerificationFailed, otherRecordSet.ExitCode);
+        Assert.Contains("2,000 of 2,000 records missing", otherRecordSet.Error, StringComparison.Ordinal);
         Assert.Equal(ExitCodes.VerificationFailed, (await Run(["verify", .. store, "--records", "2000", "--value-bytes", "65"])).ExitCode);
     }
 

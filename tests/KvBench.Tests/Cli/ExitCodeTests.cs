@@ -78,7 +78,11 @@ public sealed partial class ExitCodeTests
     [Fact]
     public void Help_lists_exactly_the_declared_exit_codes_once_each()
     {
-        int[] listed = [.. ExitCodes.Help.Split('\n').Select(line => ListedCode().Match(line)).Where(match => match.Success).Select(match => int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture))];
+        int[] listed = [.. ExitCodes.Help
+            .Split('\n')
+            .Select(line => ListedCode().Match(line))
+            .Where(match => match.Success)
+            .Select(match => int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture))];
 
         Assert.Equal(Declared().Select(code => code.Value).Order(), listed.Order());
     }

@@ -24,7 +24,9 @@ public sealed partial class HelpTests
     public void Every_option_name_leaves_room_for_its_description_in_120_columns(string command)
     {
         var output = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke([.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries), "--help"], new InvocationConfiguration { Output = output });
+        int exitCode = KvBenchCommand.Invoke(
+            [.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries), "--help"],
+            new InvocationConfiguration { Output = output });
 
         Assert.Equal(ExitCodes.Ok, exitCode);
         List<string> names = [.. output.ToString().Split('\n')
@@ -41,7 +43,9 @@ public sealed partial class HelpTests
     public void Every_help_line_fits_in_120_columns(string command)
     {
         var output = new StringWriter();
-        int exitCode = KvBenchCommand.Invoke([.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries), "--help"], new InvocationConfiguration { Output = output });
+        int exitCode = KvBenchCommand.Invoke(
+            [.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries), "--help"],
+            new InvocationConfiguration { Output = output });
 
         Assert.Equal(ExitCodes.Ok, exitCode);
         Assert.All(output.ToString().ReplaceLineEndings("\n").Split('\n'), line =>

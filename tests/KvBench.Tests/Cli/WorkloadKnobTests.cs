@@ -72,7 +72,9 @@ public sealed class WorkloadKnobTests
     {
         using var directory = new TempDirectory();
         string profile = directory.Combine("profile.json");
-        File.WriteAllText(profile, """{ "title": "t", "workload": { "records": 0 }, "drivers": [{ "throughput": "workload", "atLeast": "1/s", "must": true }] }""");
+        File.WriteAllText(
+            profile,
+            """{ "title": "t", "workload": { "records": 0 }, "drivers": [{ "throughput": "workload", "atLeast": "1/s", "must": true }] }""");
 
         (int exitCode, _, string error) = Invoke("ycsb", "--stores", MemoryRow.RowName, "--profile", profile);
 

@@ -15,7 +15,11 @@ namespace KvBench.Tests.Conformance;
 /// find by name on the class being run (xUnit looks a <c>MemberData</c> member up on the test class itself), and starts
 /// what its rows need running once for the class.
 /// </summary>
-[SuppressMessage("Usage", "xUnit1015:MemberData must reference an existing member", Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
+[
+    SuppressMessage(
+        "Usage",
+        "xUnit1015:MemberData must reference an existing member",
+        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class ConformanceSuite
 {
     /// <summary>The rows every theory runs over: a static <c>TheoryData&lt;string&gt;</c> of the test class.</summary>
@@ -44,8 +48,8 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
-        byte[] key = TestData.Bytes(9, seed: 1);
-        byte[] value = TestData.Bytes(128, seed: 2);
+        byte[] key = TestData.Bytes(9, stream: 1);
+        byte[] value = TestData.Bytes(128, stream: 2);
 
         store.Put(key, value);
 
@@ -65,11 +69,11 @@ public abstract class ConformanceSuite
         using IKeyValueStore store = Open(name, directory);
         byte[] key = TestData.Key(7);
 
-        store.Put(key, TestData.Bytes(1028, seed: 3));
-        store.Put(key, TestData.Bytes(128, seed: 4));
-        store.Put(key, TestData.Bytes(128, seed: 5));
+        store.Put(key, TestData.Bytes(1028, stream: 3));
+        store.Put(key, TestData.Bytes(128, stream: 4));
+        store.Put(key, TestData.Bytes(128, stream: 5));
 
-        Assert.Equal(TestData.Bytes(128, seed: 5), store.Get(key));
+        Assert.Equal(TestData.Bytes(128, stream: 5), store.Get(key));
         Assert.Single(store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
     }
 
@@ -285,7 +289,7 @@ public abstract class ConformanceSuite
         for (int i = 0; i < 400; i++)
         {
             byte[] key = RandomKey(minLength: 1);
-            byte[] value = TestData.Bytes(random.Next(0, 40), seed: i);
+            byte[] value = TestData.Bytes(random.Next(0, 40), stream: i);
             store.Put(key, value);
             written[Convert.ToHexString(key)] = value;
         }
@@ -316,7 +320,7 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 100).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(64, seed: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 100).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(64, stream: i)))];
 
         store.PutMany(items);
         store.PutMany([]);
@@ -331,7 +335,10 @@ public abstract class ConformanceSuite
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
         store.Put(TestData.Key(0), [0]);
-        KeyValuePair<byte[], byte[]>[] items = [KeyValuePair.Create(TestData.Key(0), new byte[] { 9 }), KeyValuePair.Create(TestData.Key(1), new byte[] { 1 }), KeyValuePair.Create(Array.Empty<byte>(), new byte[] { 2 })];
+        KeyValuePair<byte[], byte[]>[] items = [
+            KeyValuePair.Create(TestData.Key(0), new byte[] { 9 }),
+            KeyValuePair.Create(TestData.Key(1), new byte[] { 1 }),
+            KeyValuePair.Create(Array.Empty<byte>(), new byte[] { 2 })];
 
         Assert.Throws<EmptyKeyException>(() => store.PutMany(items));
 
@@ -347,7 +354,7 @@ public abstract class ConformanceSuite
         using IKeyValueStore store = Open(name, directory);
         int length = Math.Min(LargestWrittenBytes, store.Capabilities.MaxValueBytes);
         Assert.True(length >= 1024 * 1024, $"{name} declares values of at most {length} bytes; the contract asks for 1 MiB.");
-        byte[] value = TestData.Bytes(length, seed: 6);
+        byte[] value = TestData.Bytes(length, stream: 6);
 
         store.Put(TestData.Key(1), value);
 
@@ -365,7 +372,7 @@ public abstract class ConformanceSuite
         store.Put(kept, [1]);
 
         // A limit too large to write in a unit test is still written up to LargestWrittenBytes, and refused past it.
-        byte[] longest = TestData.Bytes(Math.Min(limit, LargestWrittenBytes), seed: 7);
+        byte[] longest = TestData.Bytes(Math.Min(limit, LargestWrittenBytes), stream: 7);
         store.Put(longest, [2]);
         Assert.Equal([2], store.Get(longest));
 
@@ -388,7 +395,8 @@ public abstract class ConformanceSuite
         int limit = store.Capabilities.MaxValueBytes;
         store.Put(TestData.Key(1), [1]);
 
-        ValueTooLargeException error = WithUntouchedBytes(limit + 1, tooLong => Assert.Throws<ValueTooLargeException>(() => store.Put(TestData.Key(1), tooLong.Span)));
+        ValueTooLargeException error = WithUntouchedBytes(limit + 1, tooLong =>
+            Assert.Throws<ValueTooLargeException>(() => store.Put(TestData.Key(1), tooLong.Span)));
 
         Assert.Equal(limit, error.LimitBytes);
         Assert.Equal([1], store.Get(TestData.Key(1)));
@@ -437,7 +445,7 @@ public abstract class ConformanceSuite
     {
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path, Durability = durability };
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 50).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(100, seed: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 50).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(100, stream: i)))];
         using (IKeyValueStore store = StoreCatalog.Open(name, options))
         {
             store.PutMany(items[..25]);
@@ -466,8 +474,10 @@ public abstract class ConformanceSuite
 
         foreach (StoreAccess access in (StoreAccess[])[StoreAccess.ReadOnly, StoreAccess.Secondary])
         {
-            StoreNotFoundException notThere = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = missing, Access = access }));
-            StoreNotFoundException notInside = Assert.Throws<StoreNotFoundException>(() => StoreCatalog.Open(name, new StoreOptions { Directory = empty, Access = access }));
+            StoreNotFoundException notThere = Assert.Throws<StoreNotFoundException>(() =>
+                StoreCatalog.Open(name, new StoreOptions { Directory = missing, Access = access }));
+            StoreNotFoundException notInside = Assert.Throws<StoreNotFoundException>(() =>
+                StoreCatalog.Open(name, new StoreOptions { Directory = empty, Access = access }));
 
             Assert.Equal(name, notThere.StoreName);
             Assert.Contains(access.ToString(), notInside.Message, StringComparison.Ordinal);
@@ -504,7 +514,7 @@ public abstract class ConformanceSuite
         using var directory = new TempDirectory();
         using IKeyValueStore store = Open(name, directory);
         static byte[] KeyOf(int thread, int i) => [(byte)thread, .. BitConverter.GetBytes(i)];
-        static byte[] ValueOf(int thread, int i) => TestData.Bytes(64 + (i % 64), seed: (thread * 100_000) + i);
+        static byte[] ValueOf(int thread, int i) => TestData.Bytes(64 + (i % 64), stream: (thread * 100_000) + i);
 
         await Task.WhenAll(Enumerable.Range(0, Threads).Select(thread => Task.Run(() =>
         {
@@ -562,7 +572,9 @@ public abstract class ConformanceSuite
 
     /// <summary>A scan's entries as one line of hex, led by its start and limit, so a failure says which scan differed and where.</summary>
     private static string Describe(byte[] start, int limit, IEnumerable<KeyValuePair<byte[], byte[]>> entries) =>
-        $"from [{Convert.ToHexString(start)}] limit {limit}: " + string.Join(" ", entries.Select(entry => $"{Convert.ToHexString(entry.Key)}={Convert.ToHexString(entry.Value)}"));
+        $"from [{Convert.ToHexString(start)}] limit {limit}: " + string.Join(
+            " ",
+            entries.Select(entry => $"{Convert.ToHexString(entry.Key)}={Convert.ToHexString(entry.Value)}"));
 
     private static void AssertScan(IKeyValueStore store, byte[] prefix, byte[][] expectedKeys)
     {

@@ -66,7 +66,11 @@ public sealed class DecideCommandTests
         using var directory = new TempDirectory();
         string profile = directory.Combine("profile.json");
         File.WriteAllText(profile, $$"""
-            { "title": "Impossible", {{Workload}}, "drivers": [{ "name": "A trillion a second", "throughput": "workload", "atLeast": "1000000000000/s", "must": true }], "candidates": ["Sqlite_WAL", "LMDB"] }
+            {
+              "title": "Impossible", {{Workload}},
+              "drivers": [{ "name": "A trillion a second", "throughput": "workload", "atLeast": "1000000000000/s", "must": true }],
+              "candidates": ["Sqlite_WAL", "LMDB"]
+            }
             """);
         string record = directory.Combine("record.md");
 
@@ -82,7 +86,9 @@ public sealed class DecideCommandTests
     [Fact]
     public void Every_checked_in_profile_reads()
     {
-        string[] profiles = [.. Directory.EnumerateFiles(Repository.Profiles(), "*.json", SearchOption.AllDirectories).Where(path => !path.EndsWith(".schema.json", StringComparison.Ordinal))];
+        string[] profiles = [
+            .. Directory.EnumerateFiles(Repository.Profiles(), "*.json", SearchOption.AllDirectories).Where(
+                path => !path.EndsWith(".schema.json", StringComparison.Ordinal))];
 
         Assert.True(profiles.Length >= 3, string.Join(", ", profiles));
         Assert.All(profiles, path => Assert.NotEmpty(ProfileReader.Read(path).Drivers));

@@ -6,7 +6,15 @@ namespace KvBench.Tests.Decision;
 /// <summary>Figures read from what was measured: a probe that threw is unmeasured with its reason, a size at the search's limit a floor.</summary>
 public sealed class DecisionEvidenceTests
 {
-    private static readonly Driver s_keys = new() { Name = "keys", Quantity = DriverQuantity.Capability, Capability = CapabilityCell.KeyBytes, Bound = Bound.AtLeast, Threshold = 1024, Must = true };
+    private static readonly Driver s_keys = new()
+    {
+        Name = "keys",
+        Quantity = DriverQuantity.Capability,
+        Capability = CapabilityCell.KeyBytes,
+        Bound = Bound.AtLeast,
+        Threshold = 1024,
+        Must = true,
+    };
 
     private static readonly DecisionProfile s_profile = new() { Title = "t", Workload = new ProfileWorkload(), Drivers = [s_keys] };
 

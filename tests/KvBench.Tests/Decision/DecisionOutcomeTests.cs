@@ -6,9 +6,32 @@ namespace KvBench.Tests.Decision;
 /// <summary>The outcome is generated from figures alone: must-drivers put options out, weights rank the rest, overlaps are ties.</summary>
 public sealed class DecisionOutcomeTests
 {
-    private static readonly Driver s_rate = new() { Name = "writes", Quantity = DriverQuantity.Throughput, Bound = Bound.AtLeast, Threshold = 50_000, Must = true };
-    private static readonly Driver s_latency = new() { Name = "p99 get", Quantity = DriverQuantity.Latency, Operation = OperationType.Read, Bound = Bound.AtMost, Threshold = 1_000_000, Weight = 1 };
-    private static readonly Driver s_shared = new() { Name = "two writers", Quantity = DriverQuantity.Capability, Capability = CapabilityCell.MultiProcessWriters, Bound = Bound.AtLeast, Threshold = 1, Must = true };
+    private static readonly Driver s_rate = new()
+    {
+        Name = "writes",
+        Quantity = DriverQuantity.Throughput,
+        Bound = Bound.AtLeast,
+        Threshold = 50_000,
+        Must = true,
+    };
+    private static readonly Driver s_latency = new()
+    {
+        Name = "p99 get",
+        Quantity = DriverQuantity.Latency,
+        Operation = OperationType.Read,
+        Bound = Bound.AtMost,
+        Threshold = 1_000_000,
+        Weight = 1,
+    };
+    private static readonly Driver s_shared = new()
+    {
+        Name = "two writers",
+        Quantity = DriverQuantity.Capability,
+        Capability = CapabilityCell.MultiProcessWriters,
+        Bound = Bound.AtLeast,
+        Threshold = 1,
+        Must = true,
+    };
 
     [Fact]
     public void An_option_that_misses_a_must_driver_is_out_with_the_figure_that_failed()

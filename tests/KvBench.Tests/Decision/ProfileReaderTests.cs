@@ -83,21 +83,86 @@ public sealed class ProfileReaderTests
 
         Driver[] drivers = [.. profile.Drivers];
         Assert.Equal(9, drivers.Length);
-        Assert.Equal(new Driver { Name = "longest value ≥ 1 MiB", Quantity = DriverQuantity.Capability, Capability = CapabilityCell.ValueBytes, Bound = Bound.AtLeast, Threshold = 1 << 20, Must = true }, drivers[0]);
-        Assert.Equal(new Driver { Name = "grows without a reopen", Quantity = DriverQuantity.Capability, Capability = CapabilityCell.Growth, Bound = Bound.AtLeast, Threshold = 1, Weight = 1 }, drivers[1]);
-        Assert.Equal(new Driver { Name = "throughput at the workload ≥ 50,000 ops/s", Quantity = DriverQuantity.Throughput, Bound = Bound.AtLeast, Threshold = 50_000, Weight = 2 }, drivers[2]);
-        Assert.Equal(new Driver { Name = "UI", Quantity = DriverQuantity.Latency, Operation = OperationType.HasKey, Percentile = 99.9, WhileWriting = true, Bound = Bound.AtMost, Threshold = 2_000_000, Must = true }, drivers[3]);
-        Assert.Equal(new Driver { Name = "p99 visibility lag between processes ≤ 100 ms", Quantity = DriverQuantity.VisibilityLag, Bound = Bound.AtMost, Threshold = 100_000_000, Weight = 0.5 }, drivers[4]);
-        Assert.Equal(new Driver { Name = "acknowledged writes kept after a crash ≥ 99.5%", Quantity = DriverQuantity.CrashKept, Bound = Bound.AtLeast, Threshold = 0.995, Must = true }, drivers[5]);
-        Assert.Equal((DriverQuantity.DiskBytesPerRecord, Bound.AtMost, 1500.0, "disk bytes per record ≤ 1.5 KB"), (drivers[6].Quantity, drivers[6].Bound, drivers[6].Threshold, drivers[6].Name));
+        Assert.Equal(
+            new Driver
+            {
+                Name = "longest value ≥ 1 MiB",
+                Quantity = DriverQuantity.Capability,
+                Capability = CapabilityCell.ValueBytes,
+                Bound = Bound.AtLeast,
+                Threshold = 1 << 20,
+                Must = true,
+            },
+            drivers[0]);
+        Assert.Equal(
+            new Driver
+            {
+                Name = "grows without a reopen",
+                Quantity = DriverQuantity.Capability,
+                Capability = CapabilityCell.Growth,
+                Bound = Bound.AtLeast,
+                Threshold = 1,
+                Weight = 1,
+            },
+            drivers[1]);
+        Assert.Equal(
+            new Driver
+            {
+                Name = "throughput at the workload ≥ 50,000 ops/s",
+                Quantity = DriverQuantity.Throughput,
+                Bound = Bound.AtLeast,
+                Threshold = 50_000,
+                Weight = 2,
+            },
+            drivers[2]);
+        Assert.Equal(
+            new Driver
+            {
+                Name = "UI",
+                Quantity = DriverQuantity.Latency,
+                Operation = OperationType.HasKey,
+                Percentile = 99.9,
+                WhileWriting = true,
+                Bound = Bound.AtMost,
+                Threshold = 2_000_000,
+                Must = true,
+            },
+            drivers[3]);
+        Assert.Equal(
+            new Driver
+            {
+                Name = "p99 visibility lag between processes ≤ 100 ms",
+                Quantity = DriverQuantity.VisibilityLag,
+                Bound = Bound.AtMost,
+                Threshold = 100_000_000,
+                Weight = 0.5,
+            },
+            drivers[4]);
+        Assert.Equal(
+            new Driver
+            {
+                Name = "acknowledged writes kept after a crash ≥ 99.5%",
+                Quantity = DriverQuantity.CrashKept,
+                Bound = Bound.AtLeast,
+                Threshold = 0.995,
+                Must = true,
+            },
+            drivers[5]);
+        Assert.Equal(
+            (DriverQuantity.DiskBytesPerRecord, Bound.AtMost, 1500.0, "disk bytes per record ≤ 1.5 KB"),
+            (drivers[6].Quantity, drivers[6].Bound, drivers[6].Threshold, drivers[6].Name));
         Assert.Equal((DriverQuantity.AllocatedBytesPerOperation, 0.0), (drivers[7].Quantity, drivers[7].Threshold));
-        Assert.Equal((DriverQuantity.CpuPerOperation, 20_000.0, "CPU time per operation ≤ 20 µs"), (drivers[8].Quantity, drivers[8].Threshold, drivers[8].Name));
+        Assert.Equal(
+            (DriverQuantity.CpuPerOperation, 20_000.0, "CPU time per operation ≤ 20 µs"),
+            (drivers[8].Quantity, drivers[8].Threshold, drivers[8].Name));
     }
 
     [Fact]
     public void Fields_left_out_take_the_models_defaults()
     {
-        DecisionProfile profile = ProfileReader.Parse("""{"title": "t", "workload": {}, "drivers": [{"capability": "orderedScans", "must": true}]}""", "small.json");
+        DecisionProfile profile = ProfileReader.Parse(
+            """{"title": "t", "workload": {}, "drivers": [{"capability": "orderedScans", "must": true}]}""",
+            "small.json");
 
         Assert.Equal(new ProfileWorkload(), profile.Workload);
         Assert.Null(profile.Context);
@@ -122,10 +187,13 @@ public sealed class ProfileReaderTests
         };
 
         Assert.Equal(
-            "100,000 records, keys 16 B (random), values 80% 200 B, 20% 40 KiB; 50% get, 50% update; zipfian (0.99); 1 thread; one process; as fast as it goes; Buffered",
+            "100,000 records, keys 16 B (random), values 80% 200 B, 20% 40 KiB; 50% get, 50% update; zipfian (0.99); " +
+                "1 thread; one process; as fast as it goes; Buffered",
             ProfileDescription.Workload(workload));
         Assert.Equal(
-            "1 record, keys 16 B to 32 B, uniform (8 prefixes, ordered under each), values 128 B; 90% get, 10% scan (scans of up to 10 records); latest; 4 threads; a writer process beside 2 reader processes; 2,000 ops/s (open loop); Synced",
+            "1 record, keys 16 B to 32 B, uniform (8 prefixes, ordered under each), values 128 B; 90% get, 10% scan " +
+                "(scans of up to 10 records); latest; 4 threads; a writer process beside 2 reader processes; 2,000 " +
+                "ops/s (open loop); Synced",
             ProfileDescription.Workload(new ProfileWorkload
             {
                 Records = 1,
@@ -147,13 +215,25 @@ public sealed class ProfileReaderTests
         { Profile(root: ", \"candidate\": [\"LMDB\"]"), "$.candidate", "unknown field; did you mean \"candidates\"?" },
         { Profile(workload: "\"valueBites\": 10"), "$.workload.valueBites", "unknown field; did you mean \"valueBytes\"?" },
         { Profile(workload: "\"KeyBytes\": 10"), "$.workload.KeyBytes", "unknown field; did you mean \"keyBytes\"?" },
-        { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": true, "colour": "red"}"""), "$.drivers[0].colour", "unknown field; the fields of a driver are name, capability" },
-        { Profile(workload: "\"valueBytes\": {\"buckets\": [{\"share\": 1, \"byte\": 5}]}"), "$.workload.valueBytes.buckets[0].byte", "unknown field; did you mean \"bytes\"?" },
+        {
+            Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": true, "colour": "red"}"""),
+            "$.drivers[0].colour",
+            "unknown field; the fields of a driver are name, capability"},
+        {
+            Profile(workload: "\"valueBytes\": {\"buckets\": [{\"share\": 1, \"byte\": 5}]}"),
+            "$.workload.valueBytes.buckets[0].byte",
+            "unknown field; did you mean \"bytes\"?"},
         { Profile(workload: "\"records\": 1, \"records\": 2"), "$.workload.records", "given twice" },
 
         // Wrong types and missing fields.
         { """{"workload": {}, "drivers": [{"capability": "growth", "must": true}]}""", "$.title", "missing; this field is required" },
-        { Profile(root: ", \"title\": \"again\"").Replace("\"title\": \"t\", ", string.Empty, StringComparison.Ordinal).Replace("\"again\"", "\" \"", StringComparison.Ordinal), "$.title", "empty; give some text" },
+        {
+            Profile(root: ", \"title\": \"again\"").Replace(
+                "\"title\": \"t\", ",
+                string.Empty,
+                StringComparison.Ordinal).Replace("\"again\"", "\" \"", StringComparison.Ordinal),
+            "$.title",
+            "empty; give some text"},
         { """{"title": "t", "drivers": []}""", "$.workload", "missing; this field is required" },
         { Profile(workload: "\"records\": \"many\""), "$.workload.records", "expected a whole number of records, found the string \"many\"" },
         { Profile(workload: "\"records\": 1.5"), "$.workload.records", "1.5 is not a whole number of records" },
@@ -170,9 +250,15 @@ public sealed class ProfileReaderTests
         { Profile(workload: "\"valueBytes\": 0"), "$.workload.valueBytes", "0 is too short; a value needs at least 1 byte" },
         { Profile(workload: "\"valueBytes\": -5"), "$.workload.valueBytes", "-5 is too short" },
         { Profile(workload: "\"valueBytes\": {\"min\": 100, \"max\": 10}"), "$.workload.valueBytes.max", "max (10 B) is below min (100 B)" },
-        { Profile(workload: "\"valueBytes\": {\"buckets\": [{\"share\": 1, \"bytes\": 5}, {\"share\": 1, \"bytes\": \"0 KiB\"}]}"), "$.workload.valueBytes.buckets[1].bytes", "\"0 KiB\" is too short" },
+        {
+            Profile(workload: "\"valueBytes\": {\"buckets\": [{\"share\": 1, \"bytes\": 5}, {\"share\": 1, \"bytes\": \"0 KiB\"}]}"),
+            "$.workload.valueBytes.buckets[1].bytes",
+            "\"0 KiB\" is too short"},
         { Profile(workload: "\"valueBytes\": {\"buckets\": [{\"share\": 0, \"bytes\": 5}]}"), "$.workload.valueBytes.buckets", "the shares sum to 0" },
-        { Profile(workload: "\"valueBytes\": \"40 parsecs\""), "$.workload.valueBytes", "cannot read \"40 parsecs\"; give a number and a unit, such as \"512 B\" (B, KB, KiB, MB, MiB, GB, GiB)" },
+        {
+            Profile(workload: "\"valueBytes\": \"40 parsecs\""),
+            "$.workload.valueBytes",
+            "cannot read \"40 parsecs\"; give a number and a unit, such as \"512 B\" (B, KB, KiB, MB, MiB, GB, GiB)"},
         { Profile(workload: "\"valueBytes\": \"2 ms\""), "$.workload.valueBytes", "\"2 ms\" is a duration, but a length is a size" },
         { Profile(workload: "\"valueBytes\": \"4 GiB\""), "$.workload.valueBytes", "is too long" },
         { Profile(workload: "\"valueBytes\": 1e400"), "$.workload.valueBytes", "expected a number of bytes, found the number 1e400" },
@@ -185,47 +271,113 @@ public sealed class ProfileReaderTests
         { Profile(workload: "\"mix\": {\"read\": 1}"), "$.workload.mix.read", "unknown field; the fields of a mix of operation shares are get, update" },
 
         // Enumerations list what is allowed.
-        { Profile(workload: "\"popularity\": \"hot\""), "$.workload.popularity", "\"hot\" is not one of \"uniform\", \"zipfian\", \"latest\" or {\"zipfian\": constant}" },
+        {
+            Profile(workload: "\"popularity\": \"hot\""),
+            "$.workload.popularity",
+            "\"hot\" is not one of \"uniform\", \"zipfian\", \"latest\" or {\"zipfian\": constant}"},
         { Profile(workload: "\"popularity\": {\"zipfian\": 1}"), "$.workload.popularity.zipfian", "the zipfian constant is 1; it must be above 0 and below 1" },
         { Profile(workload: "\"durability\": \"Fsync\""), "$.workload.durability", "\"Fsync\" is not one of \"Buffered\", \"Synced\"" },
         { Profile(workload: "\"processes\": \"two\""), "$.workload.processes", "\"two\" is not one of \"one\" or {\"readers\": N}" },
         { Profile(workload: "\"processes\": {\"readers\": 17}"), "$.workload.processes.readers", "17 reader processes; give 1 to 16" },
         { Profile(workload: "\"keyShape\": \"ordered\""), "$.workload.keyShape", "\"ordered\" is not one of \"random\" or {\"prefixes\": N}" },
-        { Profile(drivers: """{"latency": "read", "atMost": "1 ms", "must": true}"""), "$.drivers[0].latency", "\"read\" is not one of \"get\", \"update\", \"insert\", \"delete\", \"hasKey\", \"scan\", \"readModifyWrite\"" },
+        {
+            Profile(drivers: """{"latency": "read", "atMost": "1 ms", "must": true}"""),
+            "$.drivers[0].latency",
+            "\"read\" is not one of \"get\", \"update\", \"insert\", \"delete\", \"hasKey\", \"scan\", \"readModifyWrite\""},
         { Profile(drivers: """{"capability": "growths", "must": true}"""), "$.drivers[0].capability", "(did you mean \"growth\"?)" },
-        { Profile(drivers: """{"latency": "get", "while": "importing", "atMost": "1 ms", "must": true}"""), "$.drivers[0].while", "\"importing\" is not one of \"alone\", \"writing\"" },
-        { Profile(drivers: """{"throughput": "total", "atLeast": "1/s", "must": true}"""), "$.drivers[0].throughput", "\"total\" is not allowed here; the only value is \"workload\"" },
-        { Profile(drivers: """{"diskBytesPerRecord": false, "atMost": "1 B", "must": true}"""), "$.drivers[0].diskBytesPerRecord", "expected true, found false" },
+        {
+            Profile(drivers: """{"latency": "get", "while": "importing", "atMost": "1 ms", "must": true}"""),
+            "$.drivers[0].while",
+            "\"importing\" is not one of \"alone\", \"writing\""},
+        {
+            Profile(drivers: """{"throughput": "total", "atLeast": "1/s", "must": true}"""),
+            "$.drivers[0].throughput",
+            "\"total\" is not allowed here; the only value is \"workload\""},
+        {
+            Profile(drivers: """{"diskBytesPerRecord": false, "atMost": "1 B", "must": true}"""),
+            "$.drivers[0].diskBytesPerRecord",
+            "expected true, found false"},
 
         // Rows.
-        { Profile(root: ", \"candidates\": [\"LMDB\", \"Sqlite-WAL\"]"), "$.candidates[1]", "no row is named \"Sqlite-WAL\" (did you mean \"Sqlite_WAL\"?); the rows are Sqlite_WAL" },
+        {
+            Profile(root: ", \"candidates\": [\"LMDB\", \"Sqlite-WAL\"]"),
+            "$.candidates[1]",
+            "no row is named \"Sqlite-WAL\" (did you mean \"Sqlite_WAL\"?); the rows are Sqlite_WAL"},
         { Profile(root: ", \"candidates\": [\"LMDB\", \"lmdb\"]"), "$.candidates[1]", "LMDB is named twice" },
         { Profile(root: ", \"candidates\": []"), "$.candidates", "no candidates" },
 
         // Thresholds: the unit, the bound and the value.
-        { Profile(drivers: """{"latency": "get", "atMost": "5 MiB", "must": true}"""), "$.drivers[0].atMost", "\"5 MiB\" is a size, but a latency threshold is a duration, such as \"2 ms\"" },
-        { Profile(drivers: """{"throughput": "workload", "atLeast": "5 ms", "must": true}"""), "$.drivers[0].atLeast", "\"5 ms\" is a duration, but a throughput threshold is a rate" },
-        { Profile(drivers: """{"latency": "get", "atMost": "2 fortnights", "must": true}"""), "$.drivers[0].atMost", "cannot read \"2 fortnights\"; give a number and a unit, such as \"2 ms\" (ns, us, µs, ms, s)" },
+        {
+            Profile(drivers: """{"latency": "get", "atMost": "5 MiB", "must": true}"""),
+            "$.drivers[0].atMost",
+            "\"5 MiB\" is a size, but a latency threshold is a duration, such as \"2 ms\""},
+        {
+            Profile(drivers: """{"throughput": "workload", "atLeast": "5 ms", "must": true}"""),
+            "$.drivers[0].atLeast",
+            "\"5 ms\" is a duration, but a throughput threshold is a rate"},
+        {
+            Profile(drivers: """{"latency": "get", "atMost": "2 fortnights", "must": true}"""),
+            "$.drivers[0].atMost",
+            "cannot read \"2 fortnights\"; give a number and a unit, such as \"2 ms\" (ns, us, µs, ms, s)"},
         { Profile(drivers: """{"latency": "get", "atMost": 2, "must": true}"""), "$.drivers[0].atMost", "a bare number is no duration; give a unit" },
-        { Profile(drivers: """{"latency": "get", "atLeast": "2 ms", "must": true}"""), "$.drivers[0].atLeast", "latency takes atMost (the most you accept), not atLeast" },
-        { Profile(drivers: """{"throughput": "workload", "atMost": "5/s", "must": true}"""), "$.drivers[0].atMost", "throughput takes atLeast (the least you accept), not atMost" },
-        { Profile(drivers: """{"cpu": "perOperation", "must": true}"""), "$.drivers[0]", "no threshold; give \"atMost\" (the most you accept), such as \"2 ms\"" },
-        { Profile(drivers: """{"capability": "growth", "atLeast": "1 B", "must": true}"""), "$.drivers[0].atLeast", "the capability growth is yes or no and takes no threshold" },
-        { Profile(drivers: """{"crashKept": "acknowledged", "atLeast": "150%", "must": true}"""), "$.drivers[0].atLeast", "\"150%\" is no share; give 0 to 1 or 0% to 100%" },
+        {
+            Profile(drivers: """{"latency": "get", "atLeast": "2 ms", "must": true}"""),
+            "$.drivers[0].atLeast",
+            "latency takes atMost (the most you accept), not atLeast"},
+        {
+            Profile(drivers: """{"throughput": "workload", "atMost": "5/s", "must": true}"""),
+            "$.drivers[0].atMost",
+            "throughput takes atLeast (the least you accept), not atMost"},
+        {
+            Profile(drivers: """{"cpu": "perOperation", "must": true}"""),
+            "$.drivers[0]",
+            "no threshold; give \"atMost\" (the most you accept), such as \"2 ms\""},
+        {
+            Profile(drivers: """{"capability": "growth", "atLeast": "1 B", "must": true}"""),
+            "$.drivers[0].atLeast",
+            "the capability growth is yes or no and takes no threshold"},
+        {
+            Profile(drivers: """{"crashKept": "acknowledged", "atLeast": "150%", "must": true}"""),
+            "$.drivers[0].atLeast",
+            "\"150%\" is no share; give 0 to 1 or 0% to 100%"},
         { Profile(drivers: """{"throughput": "workload", "atLeast": 0, "must": true}"""), "$.drivers[0].atLeast", "0 must be above 0" },
-        { Profile(drivers: """{"visibilityLag": "p99", "percentile": 50, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "only a latency driver takes percentile" },
-        { Profile(drivers: """{"latency": "get", "percentile": 0, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "the percentile is 0; the latency histograms keep 50, 95, 99, 99.9 and 100" },
-        { Profile(drivers: """{"latency": "get", "percentile": 90, "atMost": "1 s", "must": true}"""), "$.drivers[0].percentile", "the percentile is 90; the latency histograms keep 50, 95, 99, 99.9 and 100" },
+        {
+            Profile(drivers: """{"visibilityLag": "p99", "percentile": 50, "atMost": "1 s", "must": true}"""),
+            "$.drivers[0].percentile",
+            "only a latency driver takes percentile"},
+        {
+            Profile(drivers: """{"latency": "get", "percentile": 0, "atMost": "1 s", "must": true}"""),
+            "$.drivers[0].percentile",
+            "the percentile is 0; the latency histograms keep 50, 95, 99, 99.9 and 100"},
+        {
+            Profile(drivers: """{"latency": "get", "percentile": 90, "atMost": "1 s", "must": true}"""),
+            "$.drivers[0].percentile",
+            "the percentile is 90; the latency histograms keep 50, 95, 99, 99.9 and 100"},
 
         // Quantities and importance.
-        { Profile(drivers: """{"atLeast": "1/s", "must": true}"""), "$.drivers[0]", "no quantity; give one of capability, throughput, latency, visibilityLag, crashKept, diskBytesPerRecord, allocations, cpu" },
-        { Profile(drivers: """{"throughput": "workload", "latency": "get", "atLeast": "1/s", "must": true}"""), "$.drivers[0]", "2 quantities (throughput, latency); a driver measures one" },
+        {
+            Profile(drivers: """{"atLeast": "1/s", "must": true}"""),
+            "$.drivers[0]",
+            "no quantity; give one of capability, throughput, latency, visibilityLag, crashKept, diskBytesPerRecord, allocations, cpu"},
+        {
+            Profile(drivers: """{"throughput": "workload", "latency": "get", "atLeast": "1/s", "must": true}"""),
+            "$.drivers[0]",
+            "2 quantities (throughput, latency); a driver measures one"},
         { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": true, "weight": 2}"""), "$.drivers[0]", "both must and weight" },
-        { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s"}"""), "$.drivers[0]", "neither must nor weight; give \"must\": true or a \"weight\" above 0" },
+        {
+            Profile(drivers: """{"throughput": "workload", "atLeast": "1/s"}"""),
+            "$.drivers[0]",
+            "neither must nor weight; give \"must\": true or a \"weight\" above 0"},
         { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": false}"""), "$.drivers[0].must", "must is false and there is no weight" },
         { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "weight": 0}"""), "$.drivers[0].weight", "0 is not above 0; a weight must be" },
-        { Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": "yes"}"""), "$.drivers[0].must", "expected true or false, found the string \"yes\"" },
-        { Profile(drivers: Throughput + ", " + """{"name": "", "cpu": "perOperation", "atMost": "1 us", "must": true}"""), "$.drivers[1].name", "empty; give some text" },
+        {
+            Profile(drivers: """{"throughput": "workload", "atLeast": "1/s", "must": "yes"}"""),
+            "$.drivers[0].must",
+            "expected true or false, found the string \"yes\""},
+        {
+            Profile(drivers: Throughput + ", " + """{"name": "", "cpu": "perOperation", "atMost": "1 us", "must": true}"""),
+            "$.drivers[1].name",
+            "empty; give some text"},
 
         // Not JSON at all.
         { "{\n  \"title\": \"t\",\n  \"workload\": }", "$", "not valid JSON at line 3, position 15: '}' is an invalid start of a value." },
@@ -269,7 +421,9 @@ public sealed class ProfileReaderTests
             string line = lines[i].Trim();
             if (line.StartsWith('"'))
             {
-                Assert.True(lines[i - 1].Trim().StartsWith("//", StringComparison.Ordinal), $"the starter's field line {i + 1} has no comment above it: {line}");
+                Assert.True(
+                    lines[i - 1].Trim().StartsWith("//", StringComparison.Ordinal),
+                    $"the starter's field line {i + 1} has no comment above it: {line}");
             }
         }
     }
@@ -321,8 +475,9 @@ public sealed class ProfileReaderTests
         var schemaNames = new SortedSet<string>(StringComparer.Ordinal);
         Collect(JsonNode.Parse(File.ReadAllText(SchemaPath()))!, schemaNames);
         var readerNames = new SortedSet<string>(
-            [.. ProfileReader.RootNames, .. ProfileReader.WorkloadNames, .. ProfileReader.RangeNames, .. ProfileReader.BucketNames, .. ProfileReader.KeyShapeNames,
-             .. ProfileReader.PopularityNames, .. ProfileReader.ProcessesNames, .. ProfileReader.MixNames, .. ProfileReader.DriverNames],
+            [.. ProfileReader.RootNames, .. ProfileReader.WorkloadNames, .. ProfileReader.RangeNames, .. ProfileReader.BucketNames,
+             .. ProfileReader.KeyShapeNames, .. ProfileReader.PopularityNames, .. ProfileReader.ProcessesNames, .. ProfileReader.MixNames,
+             .. ProfileReader.DriverNames],
             StringComparer.Ordinal);
 
         Assert.Equal(readerNames, schemaNames);
@@ -371,7 +526,8 @@ public sealed class ProfileReaderTests
 
         Assert.Equal((ExitCodes.Ok, string.Empty), (exitCode, error));
         Assert.Equal(
-            "\"t\": 1,000 records, keys 16 B (random), values 128 B; 50% get, 50% update; zipfian (0.99); 1 thread; one process; as fast as it goes; Buffered; 1 driver (1 must, 0 weighted); candidates LMDB",
+            "\"t\": 1,000 records, keys 16 B (random), values 128 B; 50% get, 50% update; zipfian (0.99); 1 thread; " +
+                "one process; as fast as it goes; Buffered; 1 driver (1 must, 0 weighted); candidates LMDB",
             output.TrimEnd());
     }
 

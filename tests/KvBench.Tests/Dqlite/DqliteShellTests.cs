@@ -28,7 +28,8 @@ public sealed class DqliteShellTests : IClassFixture<DqliteHostFixture>
 
         shell.Run([$"{Insert}{new string('a', DqliteShell.MaxLineBytes - Insert.Length - 2)}')"]);
         Assert.Equal([$"={DqliteShell.MaxLineBytes - Insert.Length - 2}"], shell.Run(["SELECT '=' || max(length(a)) FROM temp.t"]));
-        DqliteStatementException split = Assert.Throws<DqliteStatementException>(() => shell.Run([$"{Insert}{new string('a', DqliteShell.MaxLineBytes - Insert.Length)}')"]));
+        DqliteStatementException split = Assert.Throws<DqliteStatementException>(() =>
+            shell.Run([$"{Insert}{new string('a', DqliteShell.MaxLineBytes - Insert.Length)}')"]));
 
         // The first 4,096 bytes end inside the string literal, and the byte after them is a statement of its own.
         Assert.Equal(2, split.Errors.Count);

@@ -12,7 +12,7 @@ public sealed class DqliteSqlTests
 {
     private static readonly string s_table = ServerStoreName.Of("/a/store");
 
-    private static readonly byte[] s_longestKey = TestData.Bytes(DqliteSql.MaxKeyBytes, seed: 1);
+    private static readonly byte[] s_longestKey = TestData.Bytes(DqliteSql.MaxKeyBytes, stream: 1);
 
     [Fact]
     public void A_scan_page_between_two_keys_of_the_longest_fits_a_line()
@@ -29,11 +29,15 @@ public sealed class DqliteSqlTests
     public void A_put_fits_one_line_while_it_can_and_is_staged_in_lines_that_fit_past_it()
     {
         byte[] fits = new byte[((DqliteShell.MaxLineBytes - 200) / 2) - s_longestKey.Length];
-        byte[] large = TestData.Bytes(3 * DqliteSql.PartBytes + 17, seed: 2);
+        byte[] large = TestData.Bytes(3 * DqliteSql.PartBytes + 17, stream: 2);
 
         Assert.True(DqliteSql.Upsert(s_table, [KeyValuePair.Create(s_longestKey, fits)])!.Length <= DqliteShell.MaxLineBytes);
         Assert.Null(DqliteSql.Upsert(s_table, [KeyValuePair.Create(s_longestKey, large)]));
-        string[] staged = [.. DqliteSql.StagedUpsert(s_table, [KeyValuePair.Create(s_longestKey, large), KeyValuePair.Create(s_longestKey[..1], fits)], long.MaxValue)];
+        string[] staged = [
+            .. DqliteSql.StagedUpsert(
+                s_table,
+                [KeyValuePair.Create(s_longestKey, large), KeyValuePair.Create(s_longestKey[..1], fits)],
+                long.MaxValue)];
 
         Assert.All(staged, line => Assert.InRange(line.Length, 1, DqliteShell.MaxLineBytes));
 

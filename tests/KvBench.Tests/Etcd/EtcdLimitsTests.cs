@@ -42,8 +42,12 @@ public sealed class EtcdLimitsTests(ITestOutputHelper output) : IClassFixture<Et
         }
 
         // The same cluster through the client alone: a value of the whole request limit does not fit with its key.
-        using var client = new EtcdClient(EtcdEndpoints.Parse(endpoint)[0].GetLeftPart(UriPartial.Authority), configureChannelOptions: channel => channel.Credentials = ChannelCredentials.Insecure);
-        RpcException refused = Assert.Throws<RpcException>(() => client.Put(new PutRequest { Key = ByteString.CopyFromUtf8("k"), Value = ByteString.CopyFrom(new byte[EtcdRow.MaxRequestBytes]) }));
+        using var client = new EtcdClient(
+            EtcdEndpoints.Parse(endpoint)[0].GetLeftPart(UriPartial.Authority),
+            configureChannelOptions: channel => channel.Credentials = ChannelCredentials.Insecure);
+        RpcException refused = Assert.Throws<RpcException>(() =>
+            client.Put(
+                new PutRequest { Key = ByteString.CopyFromUtf8("k"), Value = ByteString.CopyFrom(new byte[EtcdRow.MaxRequestBytes]) }));
         output.WriteLine($"A {EtcdRow.MaxRequestBytes:N0}-byte value: {refused.StatusCode}: {refused.Status.Detail}");
         Assert.Contains("request is too large", refused.Status.Detail, StringComparison.Ordinal);
     }

@@ -24,14 +24,22 @@ public sealed class AdrSectionTests
         var first = new CountingSection("first", problem: null);
         var second = new CountingSection("second", problem: "Counting failed: 3 is not 4");
 
-        AdrReport report = await AdrGenerator.MeasureAsync([first, second], new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null), "the test");
+        AdrReport report = await AdrGenerator.MeasureAsync(
+            [first, second],
+            new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null),
+            "the test");
 
         Assert.Equal([1, 1], [first.Measured, second.Measured]);
         string markdown = report.ToMarkdown();
         int firstAt = markdown.IndexOf("## first", StringComparison.Ordinal);
         int secondAt = markdown.IndexOf("## second", StringComparison.Ordinal);
         int closingAt = markdown.IndexOf("closing of first", StringComparison.Ordinal);
-        Assert.True(firstAt > 0 && firstAt < secondAt && secondAt < closingAt && closingAt < markdown.IndexOf("## Machine", StringComparison.Ordinal), markdown);
+        Assert.True(
+            firstAt > 0
+                && firstAt < secondAt
+                && secondAt < closingAt
+                && closingAt < markdown.IndexOf("## Machine", StringComparison.Ordinal),
+            markdown);
         Assert.Equal(["count-first", "count-second"], report.Charts().Select(chart => chart.Id));
         Assert.Equal(["Counting failed: 3 is not 4"], report.Problems());
     }
@@ -43,17 +51,35 @@ public sealed class AdrSectionTests
         IReadOnlyList<AdrSection> serverSections = AdrSections.CreateServers(AdrPreset.Quick);
 
         Assert.Equal(sections.Concat(serverSections).Select(section => section.Name), AdrSections.Names);
-        Assert.Equal(sections.Select(section => section.Name), new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections().Select(section => section.Name));
-        Assert.Equal(AdrSections.Names, new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections().Select(section => section.Name));
+        Assert.Equal(
+            sections.Select(section => section.Name),
+            new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections().Select(section => section.Name));
+        Assert.Equal(
+            AdrSections.Names,
+            new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections().Select(section => section.Name));
         Assert.IsType<ServerSection>(serverSections[0]);
         Assert.DoesNotContain(sections, section => section is ServerSection);
         Assert.Equal(AdrSections.Names.Count, AdrSections.Names.Distinct(StringComparer.OrdinalIgnoreCase).Count());
         Assert.IsType<CapabilitiesSection>(sections[0]);
-        Assert.Equal(["sqlite"], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["SQLite"] }.CreateSections().Select(section => section.Name));
+        Assert.Equal(
+            ["sqlite"],
+            new AdrRequest
+            {
+                OutputFile = "adr.md",
+                Command = "c",
+                Sections = ["SQLite"],
+            }.CreateSections().Select(section => section.Name));
         Assert.Throws<ArgumentException>(() => new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["nope"] }.CreateSections());
 
         // The server sections run only when asked: named, or with --servers after the default sections.
-        Assert.Equal([ServerSection.SectionName], new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["Servers"] }.CreateSections().Select(section => section.Name));
+        Assert.Equal(
+            [ServerSection.SectionName],
+            new AdrRequest
+            {
+                OutputFile = "adr.md",
+                Command = "c",
+                Sections = ["Servers"],
+            }.CreateSections().Select(section => section.Name));
         Assert.DoesNotContain(new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections(), section => section is ServerSection);
         Assert.Contains(new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections(), section => section is ServerSection);
     }
@@ -63,7 +89,10 @@ public sealed class AdrSectionTests
     {
         using var directory = new TempDirectory();
         string file = directory.Combine("adr.md");
-        (int exitCode, string output, string error) = Invoke(["adr", "--sections", "benchmarks", "--output", file, "--results", directory.Combine("no-results"), "--work-dir", directory.Combine("work")]);
+        (int exitCode, string output, string error) = Invoke(
+            [
+                "adr", "--sections", "benchmarks", "--output", file, "--results", directory.Combine("no-results"),
+                "--work-dir", directory.Combine("work")]);
 
         Assert.Equal(ExitCodes.Ok, exitCode);
         Assert.Equal(string.Empty, error);
@@ -98,11 +127,17 @@ public sealed class AdrSectionTests
     [Fact]
     public void What_each_row_survives_sets_the_crash_rounds_and_the_server_kill_rounds_side_by_side_and_alone_writes_nothing()
     {
-        var crash = new CrashRoundsSection(AdrPreset.Quick) { Results = [new(LmdbRow.RowName, Durability.Synced, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: [])] };
+        var crash = new CrashRoundsSection(AdrPreset.Quick)
+        {
+            Results = [new(LmdbRow.RowName, Durability.Synced, Rounds: 2, Acknowledged: 10, Lost: 0, Torn: 0, ReopenFailures: [])],
+        };
         var servers = new ServerKillRoundsSection(AdrPreset.Quick)
         {
             WriterKills = [new(RedisRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 12, Lost: 0, Torn: 0, ReopenFailures: [])],
-            Results = [new(RedisRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 11, Lost: 0, Torn: 0, ReopenFailures: []) { Killed = CrashKill.Server }],
+            Results = [
+                new(
+                    RedisRow.RowName, Durability.Buffered, Rounds: 2, Acknowledged: 11, Lost: 0, Torn: 0,
+                    ReopenFailures: []) { Killed = CrashKill.Server }],
         };
         var machine = new MachineInfo("Test CPU", 2, 8L << 30, "Debian GNU/Linux 12", ".NET 10", "ext4");
         string Render(params AdrSection[] sections) =>
@@ -114,7 +149,10 @@ public sealed class AdrSectionTests
         Assert.Contains("### What each row survives", whole, StringComparison.Ordinal);
         Assert.True(whole.IndexOf("### Crash rounds", StringComparison.Ordinal) < whole.IndexOf("### What each row survives", StringComparison.Ordinal), whole);
         Assert.Contains("LMDB | Synced | Synced | - | 2 | 10 | 0 | no server | - | - | a process kill |", whole, StringComparison.Ordinal);
-        Assert.Contains("Redis | Buffered | Buffered | `appendfsync no` | 2 | 12 | 0 | 2 | 11 | 0 | a process kill and a server kill |", whole, StringComparison.Ordinal);
+        Assert.Contains(
+            "Redis | Buffered | Buffered | `appendfsync no` | 2 | 12 | 0 | 2 | 11 | 0 | a process kill and a server kill |",
+            whole,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("What each row survives", alone, StringComparison.Ordinal);
     }
 
@@ -147,7 +185,18 @@ public sealed class AdrSectionTests
         {
             markdown.Output.AppendLine($"## {name}").AppendLine();
             markdown.Charts(
-                [new Chart { Id = $"count-{name}", Title = name, Tier = "Buffered", Kind = ChartKind.Bars, X = new ChartAxis("Row", string.Empty), Y = new ChartAxis("Count", "n"), Categories = ["a"], Series = [new ChartSeries(name, [1])] }],
+                [
+                    new Chart
+                    {
+                        Id = $"count-{name}",
+                        Title = name,
+                        Tier = "Buffered",
+                        Kind = ChartKind.Bars,
+                        X = new ChartAxis("Row", string.Empty),
+                        Y = new ChartAxis("Count", "n"),
+                        Categories = ["a"],
+                        Series = [new ChartSeries(name, [1])],
+                    }],
                 $"One count of {name}.");
         }
 

@@ -34,5 +34,8 @@ public sealed class BenchmarkReportTests
 
     [Fact]
     public void A_file_without_a_table_is_refused_by_name() =>
-        Assert.Contains("notes.md", Assert.Throws<InvalidDataException>(() => BenchmarkReport.Parse("notes.md", ["no table here"], DateTime.UnixEpoch)).Message, StringComparison.Ordinal);
+        Assert.Contains(
+            "notes.md",
+            Assert.Throws<InvalidDataException>(() => BenchmarkReport.Parse("notes.md", ["no table here"], DateTime.UnixEpoch)).Message,
+            StringComparison.Ordinal);
 }

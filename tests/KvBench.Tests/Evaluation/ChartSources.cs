@@ -14,14 +14,17 @@ using KvBench.Stores.Sqlite;
 
 namespace KvBench.Tests.Evaluation;
 
-/// <summary>An ADR report built from fixed-seed results of every kind the ADR file charts, spanning orders of magnitude as real ones do.</summary>
+/// <summary>
+/// An ADR report built from results drawn from a fixed random stream of every kind the ADR file charts, spanning orders
+/// of magnitude as real ones do.
+/// </summary>
 internal static class ChartReports
 {
     private static readonly string[] s_rows = [SqliteRow.WalName, LmdbRow.RowName, FasterRow.RowName, MemoryRow.RowName];
 
-    public static AdrReport Create(int seed)
+    public static AdrReport Create(int stream)
     {
-        var random = new Random(seed);
+        var random = new Random(stream);
         double Nanoseconds() => 30 * Math.Pow(10, random.NextDouble() * 4);
         LatencySummary Latency()
         {
@@ -35,7 +38,10 @@ internal static class ChartReports
             Workload = workload,
             Settings = new RunSettings { Threads = threads },
             Elapsed = TimeSpan.FromSeconds(1),
-            Operations = [.. Enum.GetValues<OperationType>().Where(type => workload.Mix.Of(type) > 0).Select(type => new OperationResult(type, 1e9 / Nanoseconds() * workload.Mix.Of(type), Latency()))],
+            Operations = [.. Enum
+                .GetValues<OperationType>()
+                .Where(type => workload.Mix.Of(type) > 0)
+                .Select(type => new OperationResult(type, 1e9 / Nanoseconds() * workload.Mix.Of(type), Latency()))],
         };
 
         SuiteSettings suites = SuiteSettings.Smoke;
@@ -52,7 +58,9 @@ internal static class ChartReports
                 new WorkloadSection(suites)
                 {
                     Ycsb = [.. s_rows.SelectMany(row => YcsbWorkloads.All.Select(workload => Run(row, workload, 4)))],
-                    ThreadSweep = [.. s_rows.SelectMany(row => suites.SweepMixes.SelectMany(mix => new[] { 1, 2, 4, 8 }.Select(threads => Run(row, mix, threads))))],
+                    ThreadSweep = [
+                        .. s_rows.SelectMany(row =>
+                            suites.SweepMixes.SelectMany(mix => new[] { 1, 2, 4, 8 }.Select(threads => Run(row, mix, threads))))],
                     Scale = [.. s_rows.SelectMany(row => new long[] { 1_000, 10_000, 100_000 }.Select(records => new ScalePoint(
                         row,
                         records,
@@ -80,8 +88,12 @@ internal static class ChartReports
                 foreach (string method in methods)
                 {
                     double mean = nanoseconds();
-                    string cell = mean < 10_000 ? mean.ToString("N2", CultureInfo.InvariantCulture) + " ns" : (mean / 1000).ToString("N3", CultureInfo.InvariantCulture) + " \u03BCs";
-                    string tier = row == MemoryRow.RowName ? "memory only" : row == FasterRow.RowName ? "memory until Flush" : name == "SyncedPuts" ? "Synced" : "Buffered";
+                    string cell = mean < 10_000
+                        ? mean.ToString("N2", CultureInfo.InvariantCulture) + " ns"
+                        : (mean / 1000).ToString("N3", CultureInfo.InvariantCulture) + " \u03BCs";
+                    string tier = row == MemoryRow.RowName
+                        ? "memory only"
+                        : row == FasterRow.RowName ? "memory until Flush" : name == "SyncedPuts" ? "Synced" : "Buffered";
                     lines.Add(string.Create(CultureInfo.InvariantCulture, $"| {method} | {row} | {tier} | {size} | {cell} | {1e9 / mean:N1} |"));
                 }
             }
@@ -130,7 +142,10 @@ internal sealed partial class TableSource
     private readonly Func<string, string, string> _column;
     private readonly Func<TableSource, string[], IEnumerable<string>> _charted;
 
-    private TableSource(string markdown, string heading, Func<TableSource, string[], bool> inChart, Func<TableSource, string[], string, string, bool> matches, Func<string, string, string> column, Func<TableSource, string[], IEnumerable<string>> charted)
+    private TableSource(
+        string markdown, string heading, Func<TableSource, string[], bool> inChart, Func<TableSource, string[], string,
+        string, bool> matches, Func<string, string, string> column, Func<TableSource, string[],
+        IEnumerable<string>> charted)
     {
         (_headers, _rows) = ReadTable(markdown, heading);
         _inChart = inChart;
@@ -145,10 +160,13 @@ internal sealed partial class TableSource
     /// <summary>The source of the data file of chart <paramref name="id"/>.</summary>
     public static TableSource For(string id, string markdown) => id switch
     {
-        _ when id.StartsWith("point-operations-", StringComparison.Ordinal) => Benchmark(markdown, "### PointOperations", id["point-operations-".Length..], ["Put", "Get", "HaveKey"]),
-        _ when id.StartsWith("synced-puts-", StringComparison.Ordinal) => Benchmark(markdown, "### SyncedPuts", id["synced-puts-".Length..], ["Put", "PutMany"]),
+        _ when id.StartsWith("point-operations-", StringComparison.Ordinal) =>
+            Benchmark(markdown, "### PointOperations", id["point-operations-".Length..], ["Put", "Get", "HaveKey"]),
+        _ when id.StartsWith("synced-puts-", StringComparison.Ordinal) =>
+            Benchmark(markdown, "### SyncedPuts", id["synced-puts-".Length..], ["Put", "PutMany"]),
         _ when id.StartsWith("threads-", StringComparison.Ordinal) => Threads(markdown, id["threads-".Length..]),
-        _ when id.StartsWith("latency-", StringComparison.Ordinal) => Ycsb(markdown, id["latency-".Length..], ["p50", "p95", "p99", "p99.9"], rowIsSeries: true),
+        _ when id.StartsWith("latency-", StringComparison.Ordinal) =>
+            Ycsb(markdown, id["latency-".Length..], ["p50", "p95", "p99", "p99.9"], rowIsSeries: true),
         _ when id.StartsWith("scale-", StringComparison.Ordinal) => Scale(markdown, id["scale-".Length..]),
         _ => throw new InvalidOperationException($"No table is known for chart '{id}': name the table it is drawn from here."),
     };
@@ -194,7 +212,10 @@ internal sealed partial class TableSource
     private static TableSource Benchmark(string markdown, string heading, string size, string[] methods) => new(
         markdown,
         heading,
-        (table, row) => table.Get(row, "ValueBytes") == size && methods.Contains(table.Get(row, "Method")) && StoreCatalog.Names.Contains(table.Get(row, "Type")),
+        (table, row) =>
+            table.Get(row, "ValueBytes") == size
+                && methods.Contains(table.Get(row, "Method"))
+                && StoreCatalog.Names.Contains(table.Get(row, "Type")),
         (table, row, series, category) => table.Get(row, "Method") == series && table.Get(row, "Type") == category,
         (_, _) => "Mean",
         (table, row) => [table.Get(row, "Mean")]);
@@ -205,7 +226,11 @@ internal sealed partial class TableSource
         (table, row) => AdrCharts.Slug(table.Get(row, "Mix")) == mixSlug,
         (table, row, series, _) => table.Get(row, "Row") == series,
         (_, category) => string.Create(CultureInfo.InvariantCulture, $"{category} thread{(category == "1" ? string.Empty : "s")} (ops/s)"),
-        (table, row) => table._headers.Select((header, i) => (header, i)).Where(column => column.header.EndsWith("(ops/s)", StringComparison.Ordinal)).Select(column => row[column.i]));
+        (table, row) =>
+            table._headers
+                .Select((header, i) => (header, i))
+                .Where(column => column.header.EndsWith("(ops/s)", StringComparison.Ordinal))
+                .Select(column => row[column.i]));
 
     private static TableSource Ycsb(string markdown, string workloadAndOperation, string[] percentiles, bool rowIsSeries) => new(
         markdown,

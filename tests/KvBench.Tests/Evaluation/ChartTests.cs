@@ -8,7 +8,7 @@ using KvBench.Evaluation.Reports.Charts;
 namespace KvBench.Tests.Evaluation;
 
 /// <summary>
-/// The ADR file's charts against its tables: an ADR written from fixed-seed results, its PNGs drawn by the real gnuplot,
+/// The ADR file's charts against its tables: an ADR written from results drawn from a fixed random stream, its PNGs drawn by the real gnuplot,
 /// then every data file and every Mermaid block read back and each figure found in the table it is drawn from.
 /// </summary>
 [Trait("Category", "Charts")]
@@ -18,7 +18,7 @@ public sealed partial class ChartTests
     public async Task Every_chart_data_file_matches_its_table_and_every_png_has_the_drawn_size()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 14);
+        AdrReport report = ChartReports.Create(stream: 14);
         string markdownFile = directory.Combine("adr.md");
 
         ChartImages images = await report.WriteAsync(markdownFile);
@@ -57,20 +57,24 @@ public sealed partial class ChartTests
     public async Task Every_mermaid_block_matches_its_table()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 15);
+        AdrReport report = ChartReports.Create(stream: 15);
         string markdownFile = directory.Combine("adr.md");
         await report.WriteAsync(markdownFile);
         string markdown = await File.ReadAllTextAsync(markdownFile);
 
         MatchCollection blocks = MermaidBlock().Matches(markdown);
 
-        int expected = report.Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown)).Sum(chart => chart.Series.Count(series => series.Values.Any(value => value is not null)));
+        int expected = report
+            .Charts()
+            .Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown))
+            .Sum(chart => chart.Series.Count(series => series.Values.Any(value => value is not null)));
         Assert.Equal(expected, blocks.Count);
         Assert.Contains(blocks, block => block.Groups["title"].Value.StartsWith("Mean time per call, 128-byte values", StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["title"].Value.StartsWith("Operations per second against threads", StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["title"].Value.Contains("p99 latency per row", StringComparison.Ordinal));
         // A bar of a row that held its writes in memory never stands beside Buffered ones without the chart saying so.
-        Assert.All(blocks.Where(block => block.Value.Contains("FASTER", StringComparison.Ordinal)), block => Assert.Contains("FASTER: memory until Flush", block.Groups["tier"].Value, StringComparison.Ordinal));
+        Assert.All(blocks.Where(block => block.Value.Contains("FASTER", StringComparison.Ordinal)), block =>
+            Assert.Contains("FASTER: memory until Flush", block.Groups["tier"].Value, StringComparison.Ordinal));
         Assert.Contains(blocks, block => block.Groups["tier"].Value == "Synced");
         foreach (Match block in blocks)
         {
@@ -92,7 +96,7 @@ public sealed partial class ChartTests
     public async Task Without_gnuplot_the_markdown_and_data_files_are_written_and_one_line_says_why()
     {
         using var directory = new TempDirectory();
-        AdrReport report = ChartReports.Create(seed: 16);
+        AdrReport report = ChartReports.Create(stream: 16);
         string markdownFile = directory.Combine("adr.md");
 
         ChartImages images = await report.WriteAsync(markdownFile, gnuplot: directory.Combine("no-such-gnuplot"));
@@ -116,7 +120,7 @@ public sealed partial class ChartTests
     {
         using var directory = new TempDirectory();
         string hanging = await FakeGnuplotAsync(directory, "sleep 60");
-        Chart[] charts = [.. ChartReports.Create(seed: 17).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(3)];
+        Chart[] charts = [.. ChartReports.Create(stream: 17).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(3)];
 
         ChartImages images = await ChartFiles.WriteAsync(charts, directory.Combine("charts"), "test machine", hanging, TimeSpan.FromMilliseconds(500));
 
@@ -132,7 +136,7 @@ public sealed partial class ChartTests
     {
         using var directory = new TempDirectory();
         string failing = await FakeGnuplotAsync(directory, "echo 'line 7: unknown terminal' >&2\necho 'second line' >&2\nexit 1");
-        Chart[] charts = [.. ChartReports.Create(seed: 18).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(2)];
+        Chart[] charts = [.. ChartReports.Create(stream: 18).Charts().Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)).Take(2)];
 
         ChartImages images = await ChartFiles.WriteAsync(charts, directory.Combine("charts"), "test machine", failing);
 
@@ -155,11 +159,19 @@ public sealed partial class ChartTests
 
     [Fact]
     public void A_chart_title_names_the_rows_whose_writes_were_not_buffered() =>
-        Assert.Equal("Buffered; FASTER: memory until Flush; Memory: memory only", Chart.TierOf([("LMDB", "Buffered"), ("FASTER", "memory until Flush"), ("Sqlite_WAL", "Buffered"), ("Memory", "memory only")]));
+        Assert.Equal(
+            "Buffered; FASTER: memory until Flush; Memory: memory only",
+            Chart.TierOf([("LMDB", "Buffered"), ("FASTER", "memory until Flush"), ("Sqlite_WAL", "Buffered"), ("Memory", "memory only")]));
 
     [Fact]
     public void Benchmark_time_cells_are_read_in_every_unit_BenchmarkDotNet_writes() =>
-        Assert.Equal([15_261.24, 688_998, 1_200_000, 3.5], [BenchmarkReport.Nanoseconds("15,261.24 ns")!.Value, BenchmarkReport.Nanoseconds("688.998 \u03BCs")!.Value, BenchmarkReport.Nanoseconds("1.2 ms")!.Value, BenchmarkReport.Nanoseconds("3.5 ns")!.Value]);
+        Assert.Equal(
+            [15_261.24, 688_998, 1_200_000, 3.5],
+            [
+                BenchmarkReport.Nanoseconds("15,261.24 ns")!.Value,
+                BenchmarkReport.Nanoseconds("688.998 \u03BCs")!.Value,
+                BenchmarkReport.Nanoseconds("1.2 ms")!.Value,
+                BenchmarkReport.Nanoseconds("3.5 ns")!.Value]);
 
     /// <summary>
     /// <paramref name="value"/>, in <paramref name="unit"/>, is the figure <paramref name="cell"/> prints, to the precision
@@ -205,7 +217,11 @@ public sealed partial class ChartTests
         return (BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(16)), BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(20)));
     }
 
-    [GeneratedRegex("```mermaid\\nxychart-beta\\n    title \"(?<title>[^\"]*)\"\\n    x-axis \"[^\"]*; acknowledged: (?<tier>[^\"]+)\" \\[(?<x>[^\\]]*)\\]\\n    y-axis \"[^\"]*\\((?<unit>[^)]*)\\), linear from 0\" 0 --> (?<top>[0-9.]+)\\n    (bar|line) \\[(?<values>[^\\]]*)\\]\\n```")]
+    [
+        GeneratedRegex(
+            "```mermaid\\nxychart-beta\\n    title \"(?<title>[^\"]*)\"\\n    x-axis \"[^\"]*; acknowledged: " +
+                "(?<tier>[^\"]+)\" \\[(?<x>[^\\]]*)\\]\\n    y-axis \"[^\"]*\\((?<unit>[^)]*)\\), linear from 0\" 0 " +
+                "--> (?<top>[0-9.]+)\\n    (bar|line) \\[(?<values>[^\\]]*)\\]\\n```")]
     private static partial Regex MermaidBlock();
 
     [GeneratedRegex("^(?<chart>.+): (?<series>[^:]+)$")]

@@ -121,7 +121,11 @@ public sealed class PairedRatioTests
 
         string markdown = PointOperationReport.ToMarkdown([], paired);
 
-        Assert.Contains("Measured in more than 3 processes, being inconclusive after them: LMDB Get 128 B in 6, met; RocksDB Put 128 B at 4 threads in 5, inconclusive.", markdown, StringComparison.Ordinal);
+        Assert.Contains(
+            "Measured in more than 3 processes, being inconclusive after them: LMDB Get 128 B in 6, met; RocksDB Put " +
+                "128 B at 4 threads in 5, inconclusive.",
+            markdown,
+            StringComparison.Ordinal);
         Assert.Contains(
             PointOperationTargets.Check([], paired.Ratios),
             check => check is { Row: "RocksDB", Measured: "0.98 (0.81–1.19), 5 processes", Verdict: GoalVerdict.Inconclusive });
@@ -149,10 +153,16 @@ public sealed class PairedRatioTests
         Assert.Contains("| Get 128 B, 1 thread | Put 128 B, 4 threads |", fine, StringComparison.Ordinal);
         Assert.Contains("| Memory_raw | Memory_raw | 1.01 (0.98–1.04) | 0.97 (0.80–1.18) |", fine, StringComparison.Ordinal);
         Assert.Contains("Every interval of the null holds 1.", fine, StringComparison.Ordinal);
-        Assert.Contains("1 of 2 intervals of the null leave 1 out, where chance alone leaves out one in 20: Put 128 B at 4 threads, 1.25 (1.20–1.31).", leaning, StringComparison.Ordinal);
+        Assert.Contains(
+            "1 of 2 intervals of the null leave 1 out, where chance alone leaves out one in 20: Put 128 B at 4 threads, 1.25 (1.20–1.31).",
+            leaning,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("Every interval of the null holds 1.", leaning, StringComparison.Ordinal);
         Assert.Contains("| Memory | Get | 128 | adapter ÷ raw ≤ 1.10 |", leaning, StringComparison.Ordinal);
         Assert.DoesNotContain("| Memory_raw | Put | 128 |", leaning, StringComparison.Ordinal);
-        Assert.DoesNotContain("The method's null", PointOperationReport.ToMarkdown([], new PairedRatios(adapter, PairedPriceSettings.Default)), StringComparison.Ordinal);
+        Assert.DoesNotContain(
+            "The method's null",
+            PointOperationReport.ToMarkdown([], new PairedRatios(adapter, PairedPriceSettings.Default)),
+            StringComparison.Ordinal);
     }
 }

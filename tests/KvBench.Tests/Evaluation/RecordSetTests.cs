@@ -8,16 +8,20 @@ namespace KvBench.Tests.Evaluation;
 public sealed class RecordSetTests
 {
     [Fact]
-    public void The_same_seed_gives_the_same_bytes_and_keys_never_collide()
+    public void The_same_number_gives_the_same_bytes_and_keys_never_collide()
     {
-        var first = new RecordSet(valueBytes: 128, seed: 7);
-        var second = new RecordSet(valueBytes: 128, seed: 7);
-        var other = new RecordSet(valueBytes: 128, seed: 8);
+        var first = new RecordSet(valueBytes: 128, number: 7);
+        var second = new RecordSet(valueBytes: 128, number: 7);
+        var other = new RecordSet(valueBytes: 128, number: 8);
 
         Assert.Equal(first.Key(42), second.Key(42));
         Assert.Equal(first.Value(42), second.Value(42));
         Assert.NotEqual(first.Key(42), other.Key(42));
-        Assert.Empty(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(first.Key(i))).Intersect(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(other.Key(i)))));
+        Assert.Empty(
+            Enumerable
+                .Range(0, 1_000)
+                .Select(i => Convert.ToHexString(first.Key(i)))
+                .Intersect(Enumerable.Range(0, 1_000).Select(i => Convert.ToHexString(other.Key(i)))));
         Assert.Equal(100_000, Enumerable.Range(0, 100_000).Select(i => Convert.ToHexString(first.Key(i))).Distinct().Count());
         Assert.Equal(9, first.Key(0).Length);
         Assert.Equal(128, first.Value(0).Length);

@@ -23,20 +23,21 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
     [Theory]
     [MemberData(nameof(PersistentTiers))]
     public Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability) =>
-        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(DefaultRounds), seedOffset: 0);
+        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(DefaultRounds), killMomentsOffset: 0);
 
-    /// <summary>Other kill moments than the short form's (another seed), as many as a soak wants.</summary>
+    /// <summary>Other kill moments than the short form's (another number), as many as a soak wants.</summary>
     [Theory]
     [Trait("Category", "Long")]
     [MemberData(nameof(PersistentTiers))]
     public Task No_acknowledged_record_is_lost_in_many_rounds_of_killing_the_writer(string name, Durability durability) =>
-        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(LongRounds), seedOffset: 1);
+        KillRounds(name, durability, CrashRounds.RoundsFromEnvironment(LongRounds), killMomentsOffset: 1);
 
-    private async Task KillRounds(string name, Durability durability, int rounds, int seedOffset)
+    private async Task KillRounds(string name, Durability durability, int rounds, int killMomentsOffset)
     {
         using var directory = new TempDirectory();
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), name, durability, directory.Path, rounds, seed: rounds + seedOffset);
+        CrashRoundsResult result = await CrashRounds.RunAsync(
+            KvBenchCli.Locate(), name, durability, directory.Path, rounds, killMoments: rounds + killMomentsOffset);
 
         output.WriteLine($"{name} {durability}: {result.Rounds} rounds, {result.Acknowledged:N0} acknowledged, {result.Lost} lost, {result.Torn} torn");
         Assert.Empty(result.ReopenFailures);
@@ -50,7 +51,9 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        CrashRoundsResult result = await CrashRounds.RunAsync(KvBenchCli.Locate(), FasterRow.RowName, Durability.Buffered, directory.Path, rounds: 2, seed: 1, acknowledgeBeforeFlush: true);
+        CrashRoundsResult result = await CrashRounds.RunAsync(
+            KvBenchCli.Locate(), FasterRow.RowName, Durability.Buffered, directory.Path, rounds: 2, killMoments: 1,
+            acknowledgeBeforeFlush: true);
 
         Assert.True(result.Lost > 0, $"FASTER holds writes in memory until Flush, yet {result.Acknowledged:N0} records acknowledged before it all survived.");
     }

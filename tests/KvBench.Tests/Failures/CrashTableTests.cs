@@ -44,7 +44,10 @@ public sealed class SurvivalTableTests
             ],
             [new CrashRoundsResult("Redis", Durability.Buffered, 10, 800, 0, 0, []) { Killed = CrashKill.Server }]));
 
-        Assert.Equal("Row | Tier | Acknowledged | Setting | Process killed: rounds | acknowledged | lost | Server killed: rounds | acknowledged | lost | Survives |", lines[0]);
+        Assert.Equal(
+            "Row | Tier | Acknowledged | Setting | Process killed: rounds | acknowledged | lost | Server killed: " +
+                "rounds | acknowledged | lost | Survives |",
+            lines[0]);
         Assert.Equal("Sqlite_WAL | Buffered | Buffered | - | 10 | 1,000 | 0 | no server | - | - | a process kill |", lines[2]);
         Assert.Equal("Redis | Buffered | Buffered | `appendfsync no` | 10 | 900 | 0 | 10 | 800 | 0 | a process kill and a server kill |", lines[3]);
     }
@@ -56,7 +59,10 @@ public sealed class SurvivalTableTests
             [new CrashRoundsResult("PostgreSQL", Durability.Buffered, 10, 900, 0, 0, [])],
             [new CrashRoundsResult("PostgreSQL", Durability.Buffered, 10, 800, 14, 0, []) { Killed = CrashKill.Server }]));
 
-        Assert.Equal("PostgreSQL | Buffered | server memory up to 600 ms | `synchronous_commit=off` | 10 | 900 | 0 | 10 | 800 | 14 | a process kill, not a server kill |", lines[2]);
+        Assert.Equal(
+            "PostgreSQL | Buffered | server memory up to 600 ms | `synchronous_commit=off` | 10 | 900 | 0 | 10 | 800 " +
+                "| 14 | a process kill, not a server kill |",
+            lines[2]);
     }
 
     [Fact]
@@ -64,7 +70,10 @@ public sealed class SurvivalTableTests
     {
         string[] lines = Lines(CrashTable.Survival([new CrashRoundsResult("Redis", Durability.Synced, 10, 900, 0, 1, [])], []));
 
-        Assert.Equal("Redis | Synced | Synced | `appendfsync always` | 10 | 900 | 0, 1 torn, 0 reopens failed | not measured | - | - | not a process kill; server kill not measured |", lines[2]);
+        Assert.Equal(
+            "Redis | Synced | Synced | `appendfsync always` | 10 | 900 | 0, 1 torn, 0 reopens failed | not measured " +
+                "| - | - | not a process kill; server kill not measured |",
+            lines[2]);
     }
 
     private static string[] Lines(MarkdownTable table)

@@ -26,16 +26,16 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
     [Theory]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
     public Task Flipped_bits_give_the_typed_error_or_a_clean_open_in_one_line_and_never_a_hang(string name) =>
-        DamageAndVerify(name, Trials, seed: name.Length * 7919);
+        DamageAndVerify(name, Trials, stream: name.Length * 7919);
 
-    /// <summary>Other damages than the short form's (another seed), as many as a soak wants.</summary>
+    /// <summary>Other damages than the short form's (another random stream), as many as a soak wants.</summary>
     [Theory]
     [Trait("Category", "Long")]
     [MemberData(nameof(Rows.Persistent), MemberType = typeof(Rows))]
     public Task Many_more_flipped_bits_give_the_typed_error_or_a_clean_open_in_one_line_and_never_a_hang(string name) =>
-        DamageAndVerify(name, LongTrials, seed: (name.Length * 7919) + 1);
+        DamageAndVerify(name, LongTrials, stream: (name.Length * 7919) + 1);
 
-    private async Task DamageAndVerify(string name, int trials, int seed)
+    private async Task DamageAndVerify(string name, int trials, int stream)
     {
         using var directory = new TempDirectory();
         string pristine = directory.Combine("pristine");
@@ -44,7 +44,7 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
         string[] files = [.. Directory.EnumerateFiles(pristine, "*", SearchOption.AllDirectories).Where(IsDamageable).Order(StringComparer.Ordinal)];
         Assert.NotEmpty(files);
 
-        var random = new Random(seed);
+        var random = new Random(stream);
         var outcomes = new List<string>();
         for (int trial = 0; trial < trials; trial++)
         {
@@ -62,7 +62,8 @@ public sealed class DamagedFileTests(ITestOutputHelper output)
             // KvBench cannot guard against a fault inside an engine's own reads (a row's MayCrashOnDamagedFiles says
             // which engines map or walk their files unchecked); every other row must give one line and no hang.
             Assert.True(
-                verify.ExitCode is ExitCodes.Ok or ExitCodes.VerificationFailed or ExitCodes.StoreDamaged || (crashed && StoreCatalog.Row(name).MayCrashOnDamagedFiles),
+                verify.ExitCode is ExitCodes.Ok or ExitCodes.VerificationFailed or ExitCodes.StoreDamaged
+                    || (crashed && StoreCatalog.Row(name).MayCrashOnDamagedFiles),
                 $"{name} with damaged {Path.GetRelativePath(pristine, file)}: exit code {verify.ExitCode}, {verify.Error}");
             if (!crashed)
             {

@@ -40,7 +40,7 @@ public sealed class DiskFullTests : IClassFixture<RowHostsFixture>
             // FASTER holds up to 64 MiB in memory before it writes to the disk, so the bound is the whole file system.
             for (int i = 0; failure is null && i < FileSystemBytes / ValueBytes; i++)
             {
-                KeyValuePair<byte[], byte[]> record = new(TestData.Key(i), TestData.Bytes(ValueBytes, seed: i));
+                KeyValuePair<byte[], byte[]> record = new(TestData.Key(i), TestData.Bytes(ValueBytes, stream: i));
                 try
                 {
                     store.Put(record.Key, record.Value);
@@ -65,7 +65,7 @@ public sealed class DiskFullTests : IClassFixture<RowHostsFixture>
                 AssertHolds(store, acknowledged);
             }
 
-            KeyValuePair<byte[], byte[]> afterFreeing = new(TestData.Key(-1), TestData.Bytes(ValueBytes, seed: -1));
+            KeyValuePair<byte[], byte[]> afterFreeing = new(TestData.Key(-1), TestData.Bytes(ValueBytes, stream: -1));
             store.Put(afterFreeing.Key, afterFreeing.Value);
             acknowledged.Add(afterFreeing);
 

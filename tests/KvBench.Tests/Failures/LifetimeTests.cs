@@ -38,7 +38,9 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
 
             using var callsMade = new CountdownEvent(Callers);
             var stoppedBy = new Exception?[Callers];
-            Thread[] callers = [.. Enumerable.Range(0, Callers).Select(caller => new Thread(() => stoppedBy[caller] = CallUntilDisposed(store, caller, callsMade)))];
+            Thread[] callers = [
+                .. Enumerable.Range(0, Callers).Select(caller =>
+                    new Thread(() => stoppedBy[caller] = CallUntilDisposed(store, caller, callsMade)))];
             Array.ForEach(callers, thread => thread.Start());
 
             Assert.True(callsMade.Wait(TimeSpan.FromSeconds(60)), "The callers did not get going.");
@@ -93,7 +95,7 @@ public sealed class LifetimeTests : IClassFixture<RowHostsFixture>
     }
 
     /// <summary>Record <paramref name="index"/>: every write of a key writes the same bytes, so any interleaving leaves them.</summary>
-    private static KeyValuePair<byte[], byte[]> Record(int index) => new(TestData.Key(index), TestData.Bytes(64, seed: index));
+    private static KeyValuePair<byte[], byte[]> Record(int index) => new(TestData.Key(index), TestData.Bytes(64, stream: index));
 }
 
 /// <summary><see cref="LifetimeTests"/> over the server rows, their servers started once for the class.</summary>

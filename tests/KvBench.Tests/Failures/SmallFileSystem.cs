@@ -51,7 +51,9 @@ public sealed class SmallFileSystem : IDisposable
         process.WaitForExit();
         if (process.ExitCode != 0)
         {
-            throw new InvalidOperationException($"`{program} {string.Join(' ', arguments)}` failed ({process.ExitCode}): {error.Trim()}. Filling a disk needs a small file system, and mounting one needs root.");
+            throw new InvalidOperationException(
+                $"`{program} {string.Join(' ', arguments)}` failed ({process.ExitCode}): {error.Trim()}. Filling a " +
+                    $"disk needs a small file system, and mounting one needs root.");
         }
     }
 }

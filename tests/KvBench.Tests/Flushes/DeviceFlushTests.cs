@@ -59,7 +59,9 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         // Version 1 of the first records, then version 2 of those and Puts more: every Put of both runs changes the bytes its key holds.
         long fewer = await CountFlushes(directory, ["load", .. store, "--records", Count(BaseRecords), "--batch", "1", "--value-version", "1"]);
         long more = await CountFlushes(directory, ["load", .. store, "--records", Count(BaseRecords + Puts), "--batch", "1", "--value-version", "2"]);
-        CliRunResult reopened = await KvBenchCli.Locate().RunAsync(["verify", .. store, "--records", Count(BaseRecords + Puts), "--value-version", "2"], s_timeout);
+        CliRunResult reopened = await KvBenchCli.Locate().RunAsync(
+            ["verify", .. store, "--records", Count(BaseRecords + Puts), "--value-version", "2"],
+            s_timeout);
 
         double perPut = (double)(more - fewer) / Puts;
         output.WriteLine($"{name} {durability}: {more} flush calls for {BaseRecords + Puts} changed Puts, {fewer} for {BaseRecords}: {perPut:0.00} per Put.");
@@ -85,7 +87,9 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
 
         output.WriteLine($"Sqlite_WAL Synced, {Puts} Puts: {changed} flush calls writing changed values, {identical} rewriting the same values.");
         Assert.True(changed >= Puts, $"{changed} flushes for {Puts} changed synced Puts.");
-        Assert.True(identical < Puts / 10, $"SQLite now flushes identical rewrites ({identical} for {Puts}); ValueVersion's remarks and MEASURING.md should say so.");
+        Assert.True(
+            identical < Puts / 10,
+            $"SQLite now flushes identical rewrites ({identical} for {Puts}); ValueVersion's remarks and MEASURING.md should say so.");
     }
 
     [Fact]
@@ -96,7 +100,9 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
         string[] store = ["--store", FileSystemRow.RowName, "--dir", directory.Path];
 
         long synced = await CountFlushes(directory, ["load", .. store, "--durability", "Synced", "--records", "50", "--batch", "1"]);
-        long buffered = await CountFlushes(directory, ["load", .. store, "--durability", "Buffered", "--records", "50", "--batch", "1", "--value-version", "1"]);
+        long buffered = await CountFlushes(
+            directory,
+            ["load", .. store, "--durability", "Buffered", "--records", "50", "--batch", "1", "--value-version", "1"]);
 
         Assert.InRange(synced, 100, 110);
         Assert.InRange(buffered, 0, 5);
@@ -110,7 +116,11 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
     private static async Task<long> CountFlushes(TempDirectory directory, string[] arguments)
     {
         string summary = directory.Combine($"strace-{Guid.NewGuid():N}.txt");
-        CliRunResult run = await KvBenchCli.Locate().RunUnderAsync(Strace, ["-f", "--seccomp-bpf", "-qq", "-c", "-e", $"trace={FlushCalls}", "-o", summary], arguments, s_timeout);
+        CliRunResult run = await KvBenchCli.Locate().RunUnderAsync(
+            Strace,
+            ["-f", "--seccomp-bpf", "-qq", "-c", "-e", $"trace={FlushCalls}", "-o", summary],
+            arguments,
+            s_timeout);
         Assert.True(run.ExitCode == 0, $"kvbench {string.Join(' ', arguments)} under strace exited with {run.ExitCode}: {run.Error} {run.Output}");
         return TracedCalls(summary);
     }
@@ -119,7 +129,9 @@ public sealed class DeviceFlushTests(ITestOutputHelper output)
     internal static long TracedCalls(string summary)
     {
         // strace -c ends with "100.00 <seconds> <usecs/call> <calls> [errors] total"; with no traced call it writes nothing.
-        string? total = File.Exists(summary) ? File.ReadLines(summary).FirstOrDefault(line => line.TrimEnd().EndsWith(" total", StringComparison.Ordinal)) : null;
+        string? total = File.Exists(summary)
+            ? File.ReadLines(summary).FirstOrDefault(line => line.TrimEnd().EndsWith(" total", StringComparison.Ordinal))
+            : null;
         return total is null ? 0 : long.Parse(total.Split(' ', StringSplitOptions.RemoveEmptyEntries)[3], CultureInfo.InvariantCulture);
     }
 }

@@ -49,7 +49,9 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
         var row = (ServerRow)StoreCatalog.Row(name);
         IReadOnlyList<int> servers = row.ServerProcessIds(durability) is { Count: > 0 } running
             ? running
-            : throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of your own?): only its own server can be traced.");
+            : throw new InvalidOperationException(
+                $"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of " +
+                    $"your own?): only its own server can be traced.");
         using var directory = new TempDirectory();
 
         // The endpoint of the very server traced, given explicitly: a store opened without one takes the row's endpoint
@@ -69,9 +71,13 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
             await Settle(name, durability, servers, directory);
 
             // Version 2 of every record: each Put changes the bytes its key holds.
-            ServerFlushes counted = await CountServerFlushes(servers, directory.Combine("strace.txt"), () => records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
+            ServerFlushes counted = await CountServerFlushes(servers, directory.Combine("strace.txt"), () =>
+                records.Load(store, DeviceFlushTests.Puts, batchSize: 1, version: 2));
             flushes = counted.Flushes;
-            output.WriteLine($"{name} {durability}: {counted.FlushCalls} fsync-family calls, {counted.SyncWrites} writes through O_SYNC/O_DSYNC descriptors and {counted.SyncAioWrites} synchronous writes submitted by io_submit in the server for {DeviceFlushTests.Puts} changed Puts.");
+            output.WriteLine(
+                $"{name} {durability}: {counted.FlushCalls} fsync-family calls, {counted.SyncWrites} writes through " +
+                    $"O_SYNC/O_DSYNC descriptors and {counted.SyncAioWrites} synchronous writes submitted by " +
+                    $"io_submit in the server for {DeviceFlushTests.Puts} changed Puts.");
 
             // Every server writes its log or its replies while it takes 200 Puts: a trace with no call read from it is a
             // trace this test did not understand, never a server that flushed nothing.
@@ -128,7 +134,18 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
     {
         int[] processes = [.. servers.SelectMany(server => (int[])[server, .. ProcessTree.Descendants(server)])];
         // Structures unabbreviated: io_submit's control blocks say which descriptor each write goes to; strings stay empty.
-        var startInfo = new ProcessStartInfo(DeviceFlushTests.Strace, ["-f", "-e", $"trace={DeviceFlushTests.FlushCalls},{WriteCalls},{AioSubmit},{SynchronousDescriptors.Calls}", "-e", "abbrev=none", "-s", "0", "-o", trace])
+        var startInfo = new ProcessStartInfo(
+            DeviceFlushTests.Strace,
+            [
+                "-f",
+                "-e",
+                $"trace={DeviceFlushTests.FlushCalls},{WriteCalls},{AioSubmit},{SynchronousDescriptors.Calls}",
+                "-e",
+                "abbrev=none",
+                "-s",
+                "0",
+                "-o",
+                trace])
         {
             RedirectStandardError = true,
             UseShellExecute = false,
@@ -272,14 +289,20 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
         [GeneratedRegex(@"^\d+\s+io_submit\((?<context>0x[0-9a-f]+|\d+), ")]
         private static partial Regex Submit();
 
-        [GeneratedRegex(@"^[^,]+, (?:aio_key=[^,]+, )?(?:aio_rw_flags=(?<flags>[^,]+), )?aio_lio_opcode=IOCB_CMD_PWRITEV?, (?:aio_reqprio=[^,]+, )?aio_fildes=(?<descriptor>\d+)")]
+        [
+            GeneratedRegex(
+                @"^[^,]+, (?:aio_key=[^,]+, )?(?:aio_rw_flags=(?<flags>[^,]+), )?aio_lio_opcode=IOCB_CMD_PWRITEV?, " +
+                    @"(?:aio_reqprio=[^,]+, )?aio_fildes=(?<descriptor>\d+)")]
         private static partial Regex Write();
 
         [GeneratedRegex(@"aio_offset=(?<offset>\d+)")]
         private static partial Regex OffsetField();
     }
 
-    /// <summary>What one trace counted: fsync-family calls, writes through synchronous descriptors, synchronous AIO writes, and every traced call read.</summary>
+    /// <summary>
+    /// What one trace counted: fsync-family calls, writes through synchronous descriptors, synchronous AIO writes, and
+    /// every traced call read.
+    /// </summary>
     private sealed record ServerFlushes(long FlushCalls, long SyncWrites, long SyncAioWrites, long Traced)
     {
         public long Flushes => FlushCalls + SyncWrites + SyncAioWrites;

@@ -135,7 +135,10 @@ internal sealed partial class SynchronousDescriptors
         }
     }
 
-    [GeneratedRegex(@"^(?<thread>\d+)\s+(?:open|openat|creat)\((?<arguments>.*?)(?:(?<unfinished>\s*<unfinished \.\.\.>)$|\)\s+=\s+(?:(?<descriptor>\d+)|-\d+)\b)")]
+    [
+        GeneratedRegex(
+            @"^(?<thread>\d+)\s+(?:open|openat|creat)\((?<arguments>.*?)(?:(?<unfinished>\s*<unfinished " +
+                @"\.\.\.>)$|\)\s+=\s+(?:(?<descriptor>\d+)|-\d+)\b)")]
     private static partial Regex Opened();
 
     [GeneratedRegex(@"^(?<thread>\d+)\s+<\.\.\. (?:open|openat|creat) resumed>.*\)\s+=\s+(?:(?<descriptor>\d+)|-\d+)")]

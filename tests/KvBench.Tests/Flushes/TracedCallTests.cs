@@ -31,8 +31,12 @@ public sealed class TracedCallTests
     [Fact]
     public void An_io_submit_line_is_read_as_its_writes_with_their_descriptors_and_flags()
     {
-        const string First = "29559 io_submit(0x7efc7e730000, 1, [{aio_data=0x7efc44020598, aio_rw_flags=RWF_NOWAIT, aio_lio_opcode=IOCB_CMD_PWRITEV, aio_fildes=17, aio_buf=[{iov_base=\"\"..., iov_len=8192}], aio_offset=131072, aio_flags=IOCB_FLAG_RESFD, aio_resfd=18}]) = 1";
-        const string Again = "29563 io_submit(0x7efc7e730000, 1, [{aio_data=0x7efc44020598, aio_lio_opcode=IOCB_CMD_PWRITEV, aio_fildes=17, aio_buf=[{iov_base=\"\"..., iov_len=8192}], aio_offset=131072}] <unfinished ...>";
+        const string First = "29559 io_submit(0x7efc7e730000, 1, [{aio_data=0x7efc44020598, aio_rw_flags=RWF_NOWAIT, " +
+            "aio_lio_opcode=IOCB_CMD_PWRITEV, aio_fildes=17, aio_buf=[{iov_base=\"\"..., iov_len=8192}], " +
+            "aio_offset=131072, aio_flags=IOCB_FLAG_RESFD, aio_resfd=18}]) = 1";
+        const string Again = "29563 io_submit(0x7efc7e730000, 1, [{aio_data=0x7efc44020598, " +
+            "aio_lio_opcode=IOCB_CMD_PWRITEV, aio_fildes=17, aio_buf=[{iov_base=\"\"..., iov_len=8192}], " +
+            "aio_offset=131072}] <unfinished ...>";
 
         ServerDeviceFlushTests.AioWrite first = Assert.Single(ServerDeviceFlushTests.AioWrite.Parse(First));
         ServerDeviceFlushTests.AioWrite again = Assert.Single(ServerDeviceFlushTests.AioWrite.Parse(Again));
@@ -43,7 +47,13 @@ public sealed class TracedCallTests
     }
 
     [Theory]
-    [InlineData("7 io_submit(0x7f00, 2, [{aio_data=0x1, aio_rw_flags=RWF_DSYNC, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=5, aio_buf=\"\"..., aio_nbytes=4096, aio_offset=0}, {aio_data=0x2, aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=6, aio_buf=\"\"..., aio_nbytes=4096, aio_offset=0}]) = 2", 1, true)]
+    [
+        InlineData(
+            "7 io_submit(0x7f00, 2, [{aio_data=0x1, aio_rw_flags=RWF_DSYNC, aio_lio_opcode=IOCB_CMD_PWRITE, " +
+                "aio_fildes=5, aio_buf=\"\"..., aio_nbytes=4096, aio_offset=0}, {aio_data=0x2, " +
+                "aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=6, aio_buf=\"\"..., aio_nbytes=4096, aio_offset=0}]) = 2",
+            1,
+            true)]
     [InlineData("7 io_submit(0x7f00, 1, [...]) = 1", 0, false)]
     [InlineData("7 fdatasync(7) = 0", 0, false)]
     public void Only_the_writes_of_an_io_submit_line_are_read(string line, int writes, bool firstSynced)

@@ -42,7 +42,9 @@ public sealed class ContentionTests(ITestOutputHelper output)
 
         AssertBothWroteAndLostNothing(result);
         long dataFileBytes = new FileInfo(directory.Combine("data.mdb")).Length;
-        Assert.True(dataFileBytes > 4 * InitialMapBytes, $"The data file is {dataFileBytes:N0} bytes: too little was written to make the 1 MiB map grow. {result}");
+        Assert.True(
+            dataFileBytes > 4 * InitialMapBytes,
+            $"The data file is {dataFileBytes:N0} bytes: too little was written to make the 1 MiB map grow. {result}");
     }
 
     private void AssertBothWroteAndLostNothing(ContentionResult result)

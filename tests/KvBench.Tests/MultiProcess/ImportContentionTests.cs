@@ -26,7 +26,10 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(store, directory.Combine(store), ImportContentionSettings.Smoke);
+        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(
+            store,
+            directory.Combine(store),
+            ImportContentionSettings.Smoke);
 
         string report = Describe(result);
         Assert.True(result.Succeeded, report);
@@ -83,7 +86,10 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
 
-        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(FasterRow.RowName, directory.Combine("faster"), ImportContentionSettings.Smoke);
+        ImportContentionResult result = await new ImportContention(KvBenchCli.Locate()).RunAsync(
+            FasterRow.RowName,
+            directory.Combine("faster"),
+            ImportContentionSettings.Smoke);
 
         string report = Describe(result);
         Assert.True(result.Succeeded, report);
@@ -120,9 +126,17 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
 
         string finding = Assert.Single(WorkloadTables.ContentionFindings([result]));
 
-        Assert.StartsWith($"{SqliteRow.WalName}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.", finding, StringComparison.Ordinal);
+        Assert.StartsWith(
+            $"{SqliteRow.WalName}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.",
+            finding,
+            StringComparison.Ordinal);
         Assert.Contains(cause, finding, StringComparison.Ordinal);
-        Assert.Equal(duringCheckpoint > 0, finding.Contains("The WAL held 1,500 frames after the median commit (4,000 at most) against the writer's threshold of 1,000: SQLite starts the WAL over only", StringComparison.Ordinal));
+        Assert.Equal(
+            duringCheckpoint > 0,
+            finding.Contains(
+                "The WAL held 1,500 frames after the median commit (4,000 at most) against the writer's threshold of " +
+                    "1,000: SQLite starts the WAL over only",
+                StringComparison.Ordinal));
     }
 
     /// <summary>The ADR file's section for <paramref name="result"/> (checked to hold its row), and the failure if any.</summary>
@@ -137,7 +151,10 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
             GeneratedAt = DateTimeOffset.UtcNow,
         };
         string markdown = report.ToMarkdown();
-        string section = markdown[markdown.IndexOf("## The UI while the CLI imports", StringComparison.Ordinal)..markdown.IndexOf("## Machine", StringComparison.Ordinal)];
+        string section = markdown[
+            markdown.IndexOf(
+                "## The UI while the CLI imports",
+                StringComparison.Ordinal)..markdown.IndexOf("## Machine", StringComparison.Ordinal)];
         output.WriteLine(section);
         output.WriteLine(result.Failure ?? "no failure");
         Assert.Contains($"\n{result.Store}", section, StringComparison.Ordinal);

@@ -2,7 +2,10 @@ using KvBench.Core;
 
 namespace KvBench.Tests.Probes;
 
-/// <summary>A real store whose every <paramref name="every"/>th single Put is acknowledged and dropped, to show a probe that measures writes catches a lost one.</summary>
+/// <summary>
+/// A real store whose every <paramref name="every"/>th single Put is acknowledged and dropped, to show a probe that
+/// measures writes catches a lost one.
+/// </summary>
 internal sealed class ForgetfulStore(IKeyValueStore inner, int every) : DelegatingStore(inner)
 {
     private long _puts;

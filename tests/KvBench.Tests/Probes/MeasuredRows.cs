@@ -25,7 +25,11 @@ public sealed class MeasuredRows : IDisposable
     private readonly ConcurrentDictionary<string, Lazy<StoreMeasurement>> _measurements = new();
 
     public StoreMeasurement Measure(string name) =>
-        _measurements.GetOrAdd(name, key => new Lazy<StoreMeasurement>(() => StoreProbe.MeasureAsync(key, Settings, _directory.Combine(key), KvBenchCli.Locate(), AdrGenerator.MultiProcessTimeouts).GetAwaiter().GetResult())).Value;
+        _measurements.GetOrAdd(name, key =>
+            new Lazy<StoreMeasurement>(() =>
+                StoreProbe.MeasureAsync(
+                    key, Settings, _directory.Combine(key), KvBenchCli.Locate(),
+                    AdrGenerator.MultiProcessTimeouts).GetAwaiter().GetResult())).Value;
 
     public void Dispose() => _directory.Dispose();
 }

@@ -59,7 +59,11 @@ public sealed class ProbeTests(MeasuredRows rows)
         StoreRow memory = StoreCatalog.Row(MemoryRow.RowName);
 
         InvalidDataException error = Assert.Throws<InvalidDataException>(() =>
-            CapabilityProbes.Throughput(options => new ForgetfulStore(memory.Open(options), every: 7), directory.Path, records: 500, TimeSpan.FromMilliseconds(50)));
+            CapabilityProbes.Throughput(
+                options => new ForgetfulStore(memory.Open(options), every: 7),
+                directory.Path,
+                records: 500,
+                TimeSpan.FromMilliseconds(50)));
 
         Assert.Contains(MemoryRow.RowName, error.Message, StringComparison.Ordinal);
     }
@@ -72,7 +76,9 @@ public sealed class ProbeTests(MeasuredRows rows)
         StoreCapabilities claimed = truth with { MaxKeyBytes = truth.MaxKeyBytes * 4 };
 
         SizeMeasurement key = CapabilityProbes.LargestKey(Open(FileSystemRow.RowName, claimed), directory.Path, s_testSettings.KeySearchLimitBytes);
-        StoreMeasurement measurement = StoreProbe.Measure(FileSystemRow.RowName, claimed, Open(FileSystemRow.RowName, claimed), s_keyOnlySettings, directory.Combine("all"));
+        StoreMeasurement measurement = StoreProbe.Measure(
+            FileSystemRow.RowName, claimed, Open(FileSystemRow.RowName, claimed), s_keyOnlySettings,
+            directory.Combine("all"));
 
         Assert.Equal(truth.MaxKeyBytes, key.LargestAcceptedBytes);
         Assert.False(key.Agrees(claimed.MaxKeyBytes));
@@ -90,8 +96,11 @@ public sealed class ProbeTests(MeasuredRows rows)
         StoreCapabilities claimed = measured.Declared with { OrderedPrefixScan = true };
         ScanMeasurement scan = measured.Scan;
 
-        Assert.True(scan.Verdict == ScanVerdict.FullScan, $"A scan over {scan.SizeRatio}x the files took {scan.TimeRatio:0.0}x as long (growth exponent {scan.Exponent:0.00}).");
-        Assert.Contains((measured with { Declared = claimed }).Disagreements(), sentence => sentence.Contains("declares OrderedPrefixScan=True", StringComparison.Ordinal));
+        Assert.True(
+            scan.Verdict == ScanVerdict.FullScan,
+            $"A scan over {scan.SizeRatio}x the files took {scan.TimeRatio:0.0}x as long (growth exponent {scan.Exponent:0.00}).");
+        Assert.Contains((measured with { Declared = claimed }).Disagreements(), sentence =>
+            sentence.Contains("declares OrderedPrefixScan=True", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -144,7 +153,9 @@ public sealed class ProbeTests(MeasuredRows rows)
                 new CapabilitiesSection(s_testSettings)
                 {
                     Measurements = [.. StoreCatalog.AvailableNames.Select(rows.Measure)],
-                    Unavailable = [.. StoreCatalog.Names.Except(StoreCatalog.AvailableNames).Select(name => KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
+                    Unavailable = [
+                        .. StoreCatalog.Names.Except(StoreCatalog.AvailableNames).Select(name =>
+                            KeyValuePair.Create(name, StoreCatalog.UnavailableReason(name)!))],
                 },
             ],
             Machine = MachineInfo.Collect(directory.Path),
@@ -153,14 +164,21 @@ public sealed class ProbeTests(MeasuredRows rows)
         };
 
         string markdown = report.ToMarkdown();
-        string[] tableLines = [.. markdown.Split('\n').SkipWhile(line => !line.StartsWith("Option | Arbitrary Sized Keys", StringComparison.Ordinal)).Skip(2).TakeWhile(line => line.Contains(" | ", StringComparison.Ordinal))];
+        string[] tableLines = [.. markdown
+            .Split('\n')
+            .SkipWhile(line => !line.StartsWith("Option | Arbitrary Sized Keys", StringComparison.Ordinal))
+            .Skip(2)
+            .TakeWhile(line => line.Contains(" | ", StringComparison.Ordinal))];
 
         Assert.Equal(StoreCatalog.Names.Order(StringComparer.Ordinal), tableLines.Select(line => line.Split(" | ")[0]).Order(StringComparer.Ordinal));
         foreach (string line in tableLines.Where(line => StoreCatalog.UnavailableReason(line.Split(" | ")[0]) is null))
         {
             string[] cells = line.TrimEnd(' ', '|').Split(" | ");
             Assert.Equal(7, cells.Length);
-            Assert.All(cells, cell => Assert.False(string.IsNullOrWhiteSpace(cell) || cell == "-" || cell.StartsWith("Not measured", StringComparison.Ordinal), $"Unmeasured cell in '{line}'."));
+            Assert.All(cells, cell =>
+                Assert.False(
+                    string.IsNullOrWhiteSpace(cell) || cell == "-" || cell.StartsWith("Not measured", StringComparison.Ordinal),
+                    $"Unmeasured cell in '{line}'."));
             Assert.Matches(@"^[\d,]+ reads / [\d,]+ writes( \(writes held in memory until Flush\))?$", cells[6]);
         }
     }

@@ -48,7 +48,8 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
         get
         {
             var data = new TheoryData<Durability, bool>();
-            foreach (Durability durability in Enum.GetValues<Durability>().Where(durability => StoreCatalog.DeclaredCapabilities(GarnetRow.RowName).Durability.Offers(durability)))
+            foreach (Durability durability in Enum.GetValues<Durability>().Where(durability =>
+                StoreCatalog.DeclaredCapabilities(GarnetRow.RowName).Durability.Offers(durability)))
             {
                 data.Add(durability, false);
                 data.Add(durability, true);
@@ -117,13 +118,21 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
         long total = written.Sum(writer => writer.Acknowledged);
         Restart last = restarts[^1];
         string how = checkpointAfterRecovery ? "a checkpoint after each recovery" : "as the row runs it";
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{row.Name} {durability}, {how}: {rounds} kill -9 rounds, {Writers} writers, {total} acknowledged, {last.Lost} lost, {last.Torn} torn."));
+        output.WriteLine(
+            string.Create(
+                CultureInfo.InvariantCulture,
+                $"{row.Name} {durability}, {how}: {rounds} kill -9 rounds, {Writers} writers, {total} acknowledged, " +
+                    $"{last.Lost} lost, {last.Torn} torn."));
         output.WriteLine("");
         output.WriteLine("Restart | Acknowledged before it | Lost | Torn | Garnet's recovery |");
         output.WriteLine("---|---|---|---|---|");
         foreach (Restart restart in restarts)
         {
-            output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{restart.Round} | {restart.Acknowledged:N0} | {restart.Lost:N0} | {restart.Torn:N0} | {restart.RecoveryFailure ?? "no error logged"} |"));
+            output.WriteLine(
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"{restart.Round} | {restart.Acknowledged:N0} | {restart.Lost:N0} | {restart.Torn:N0} | " +
+                        $"{restart.RecoveryFailure ?? "no error logged"} |"));
         }
 
         Assert.True(total >= rounds * Writers, $"Only {total} records were acknowledged in {rounds} rounds: the writers hardly wrote before the kills.");
@@ -146,7 +155,8 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
     /// Starts <see cref="Writers"/> threads that put their own records one at a time, kills the server at a random moment
     /// after every writer's first acknowledgement, and returns what each saw acknowledged.
     /// </summary>
-    private static async Task<List<(RecordSet Records, long Acknowledged)>> WriteUntilKilledAsync(ServerRow row, KillableServer server, StoreOptions options, int round, Random random)
+    private static async Task<List<(RecordSet Records, long Acknowledged)>> WriteUntilKilledAsync(
+        ServerRow row, KillableServer server, StoreOptions options, int round, Random random)
     {
         using IKeyValueStore store = StoreCatalog.Open(row.Name, new ServerStoreOptions(options) { Endpoint = server.Endpoint });
         RecordSet[] records = [.. Enumerable.Range(0, Writers).Select(writer => WorkerRecords.For($"kill-{round}-{writer}"))];
@@ -220,7 +230,12 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
         public async Task StartAsync()
         {
             int port = int.Parse(Endpoint.AsSpan(Endpoint.LastIndexOf(':') + 1), CultureInfo.InvariantCulture);
-            _process = new ProcessRowHost(row.Name, row.ServerStartInfo(dataDirectory, port, tiers), ready => row.AnswersAsync(Endpoint, ready), row.ReadyTimeout, outputLine: Keep);
+            _process = new ProcessRowHost(
+                row.Name,
+                row.ServerStartInfo(dataDirectory, port, tiers),
+                ready => row.AnswersAsync(Endpoint, ready),
+                row.ReadyTimeout,
+                outputLine: Keep);
             await _process.StartAsync();
         }
 
@@ -239,7 +254,9 @@ public sealed class GarnetKillRoundTests(ITestOutputHelper output)
         {
             int pid = Assert.NotNull(_process?.ProcessId);
             Assert.True(Signals.Send(pid, Signals.ForceKill), $"SIGKILL did not reach the server's process {pid}.");
-            Assert.True(Signals.WaitUntilGoneAsync(pid, TimeSpan.FromSeconds(30)).GetAwaiter().GetResult(), $"The server's process {pid} outlived SIGKILL by 30 s.");
+            Assert.True(
+                Signals.WaitUntilGoneAsync(pid, TimeSpan.FromSeconds(30)).GetAwaiter().GetResult(),
+                $"The server's process {pid} outlived SIGKILL by 30 s.");
         }
 
         public async ValueTask DisposeAsync()

@@ -11,7 +11,8 @@ namespace KvBench.Tests.Servers;
 public sealed class OwnBenchmarkTests : IClassFixture<ServerHostsFixture>
 {
     /// <summary>The server rows available here whose server has a benchmark tool of its own.</summary>
-    public static TheoryData<string> RowsWithTools => new([.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.OwnBenchmark is not null).Select(row => row.Name)]);
+    public static TheoryData<string> RowsWithTools =>
+        new([.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.OwnBenchmark is not null).Select(row => row.Name)]);
 
     [Theory]
     [MemberData(nameof(RowsWithTools))]
@@ -20,16 +21,22 @@ public sealed class OwnBenchmarkTests : IClassFixture<ServerHostsFixture>
         var row = (ServerRow)StoreCatalog.Row(name);
         string endpoint = Assert.IsType<string>(row.EndpointFor(Durability.Buffered));
 
-        ServerBenchmarkResult result = await row.OwnBenchmark!.RunAsync(endpoint, new ServerBenchmarkRun { ValueBytes = 128, Clients = 2, Records = 200, Requests = 1_000 });
+        ServerBenchmarkResult result = await row.OwnBenchmark!.RunAsync(
+            endpoint,
+            new ServerBenchmarkRun { ValueBytes = 128, Clients = 2, Records = 200, Requests = 1_000 });
 
         Assert.True(result.PutsPerSecond > 0 && result.GetsPerSecond > 0, $"{result.PutsPerSecond} puts/s, {result.GetsPerSecond} gets/s");
-        Assert.Contains(result.Commands, command => command.StartsWith(row.OwnBenchmark.Tool, StringComparison.Ordinal) || command.Contains($" {row.OwnBenchmark.Tool} ", StringComparison.Ordinal));
+        Assert.Contains(result.Commands, command =>
+            command.StartsWith(row.OwnBenchmark.Tool, StringComparison.Ordinal)
+                || command.Contains($" {row.OwnBenchmark.Tool} ", StringComparison.Ordinal));
     }
 
     [Fact]
     public async Task A_tool_asked_to_run_against_what_is_not_host_and_port_or_with_no_clients_is_an_argument_error()
     {
-        ServerBenchmark tool = Assert.IsType<ServerBenchmark>(StoreCatalog.ServerRows.Select(row => row.OwnBenchmark).FirstOrDefault(benchmark => benchmark is not null), exactMatch: false);
+        ServerBenchmark tool = Assert.IsType<ServerBenchmark>(
+            StoreCatalog.ServerRows.Select(row => row.OwnBenchmark).FirstOrDefault(benchmark => benchmark is not null),
+            exactMatch: false);
         var run = new ServerBenchmarkRun { ValueBytes = 128, Clients = 1, Records = 10 };
 
         await Assert.ThrowsAsync<ArgumentException>(() => tool.RunAsync("Host=127.0.0.1;Port=1", run));
@@ -47,6 +54,8 @@ public sealed class OwnBenchmarkTests : IClassFixture<ServerHostsFixture>
         Assert.Equal(name, roundTrip.Row);
         Assert.Equal(50, roundTrip.Count);
         Assert.NotEmpty(roundTrip.Request);
-        Assert.True(roundTrip.MedianNanoseconds > 0 && roundTrip.P99Nanoseconds >= roundTrip.MedianNanoseconds, $"p50 {roundTrip.MedianNanoseconds} ns, p99 {roundTrip.P99Nanoseconds} ns");
+        Assert.True(
+            roundTrip.MedianNanoseconds > 0 && roundTrip.P99Nanoseconds >= roundTrip.MedianNanoseconds,
+            $"p50 {roundTrip.MedianNanoseconds} ns, p99 {roundTrip.P99Nanoseconds} ns");
     }
 }

@@ -17,7 +17,14 @@ namespace KvBench.Tests.Servers;
 /// </summary>
 public sealed class PublishedClaimsTests(ITestOutputHelper output)
 {
-    private static readonly PublishedClaimSettings s_tiny = new() { RoundsDivisor = 900, Volumes = [3, 12], Repeats = 1, Records = 50, Tiers = [Durability.Buffered] };
+    private static readonly PublishedClaimSettings s_tiny = new()
+    {
+        RoundsDivisor = 900,
+        Volumes = [3, 12],
+        Repeats = 1,
+        Records = 50,
+        Tiers = [Durability.Buffered],
+    };
 
     [Fact]
     [Trait("Category", "Servers")]
@@ -54,7 +61,10 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
         Assert.Equal(["naive pool of 4", "MySqlConnector pool of 4", SqliteRow.WalName, MariaDbRow.RowName], results.Select(result => result.Target));
         BusyTrapResult connectorPool = results[1];
         Assert.Equal(0, connectorPool.LostAcknowledgedWrites);
-        Assert.All(results[2..], row => Assert.True(row.Safe, $"{row.Target}: {row.BusyErrors} busy, {row.OtherErrors} other errors ({row.FirstError}), {row.LostWrites} lost."));
+        Assert.All(results[2..], row =>
+            Assert.True(
+                row.Safe,
+                $"{row.Target}: {row.BusyErrors} busy, {row.OtherErrors} other errors ({row.FirstError}), {row.LostWrites} lost."));
         var markdown = new AdrMarkdown(images: null, MachineInfo.Collect(directory.Path), "the test");
         section.WriteTo(markdown);
         Assert.Contains("\nMySqlConnector pool of 4 | MaximumPoolSize=4", markdown.Output.ToString(), StringComparison.Ordinal);
@@ -64,7 +74,10 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
     [InlineData(2.0, 2.0, "holds")]
     [InlineData(0.5, 0.5, "does not hold")]
     [InlineData(2.0, 0.5, "holds only at Synced")]
-    public void Whether_MariaDB_outperforms_SQLite_is_read_from_the_cells_at_each_tier(double mariaDbSpeedUpSynced, double mariaDbSpeedUpBuffered, string verdict)
+    public void Whether_MariaDB_outperforms_SQLite_is_read_from_the_cells_at_each_tier(
+        double mariaDbSpeedUpSynced,
+        double mariaDbSpeedUpBuffered,
+        string verdict)
     {
         PublishedClaimResults results = Synthetic(tier => tier == Durability.Synced ? mariaDbSpeedUpSynced : mariaDbSpeedUpBuffered);
 
@@ -82,7 +95,11 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
         ClaimVerdict upsert = Assert.Single(PublishedClaimVerdicts.Of(results), verdict => verdict.Claim.Contains("over REPLACE", StringComparison.Ordinal));
 
         Assert.Equal("does not hold", upsert.Verdict);
-        Assert.Contains("REPLACE measured faster at Synced 30, Synced 300, Buffered 30, Buffered 300: the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE.", upsert.Measured, StringComparison.Ordinal);
+        Assert.Contains(
+            "REPLACE measured faster at Synced 30, Synced 300, Buffered 30, Buffered 300: the MariaDB row writes " +
+                "with INSERT ... ON DUPLICATE KEY UPDATE.",
+            upsert.Measured,
+            StringComparison.Ordinal);
     }
 
     /// <summary>
@@ -107,8 +124,14 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
                     cells.Add(new(PublishedClaims.MariaDb.Row, PublishedClaims.MariaDb.Statement, tier, false, volume, mode, 1, [mariaDb * volume]));
                 }
 
-                cells.Add(new(PublishedClaims.SqliteReplace.Row, PublishedClaims.SqliteReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [sqlite * volume]));
-                cells.Add(new(PublishedClaims.MariaDbReplace.Row, PublishedClaims.MariaDbReplace.Statement, tier, false, volume, WriteMode.Synchronous, 1, [mariaDb * volume / replaceSpeedUp]));
+                cells.Add(
+                    new(
+                        PublishedClaims.SqliteReplace.Row, PublishedClaims.SqliteReplace.Statement, tier, false, volume,
+                        WriteMode.Synchronous, 1, [sqlite * volume]));
+                cells.Add(
+                    new(
+                        PublishedClaims.MariaDbReplace.Row, PublishedClaims.MariaDbReplace.Statement, tier, false,
+                        volume, WriteMode.Synchronous, 1, [mariaDb * volume / replaceSpeedUp]));
             }
         }
 

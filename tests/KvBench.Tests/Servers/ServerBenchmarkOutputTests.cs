@@ -29,7 +29,9 @@ public sealed class ServerBenchmarkOutputTests
     [Fact]
     public void Redis_benchmark_csv_ignores_what_the_tool_says_besides_its_table()
     {
-        IReadOnlyDictionary<string, double> rates = RedisBenchmarkCsv.RequestsPerSecond("WARNING: could not fetch server CONFIG\n" + RedisCsv + "done\n", s_tests);
+        IReadOnlyDictionary<string, double> rates = RedisBenchmarkCsv.RequestsPerSecond(
+            "WARNING: could not fetch server CONFIG\n" + RedisCsv + "done\n",
+            s_tests);
 
         Assert.Equal(2, rates.Count);
     }

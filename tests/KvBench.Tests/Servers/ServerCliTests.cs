@@ -43,7 +43,11 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
         // A command line process runs no server of its own, and the one this test process runs is not the CLI's once the
         // variables through which this process tells its children about it are gone: so a user's shell finds none.
         string[] withoutHostedServers = [.. Enum.GetValues<Durability>().SelectMany(durability => (string[])["-u", row.HostedVariable(durability)])];
-        CliRunResult get = await KvBenchCli.Locate().RunUnderAsync("/usr/bin/env", withoutHostedServers, ["get", "--store", name, "--dir", directory.Path, "user:1"], s_timeout);
+        CliRunResult get = await KvBenchCli.Locate().RunUnderAsync(
+            "/usr/bin/env",
+            withoutHostedServers,
+            ["get", "--store", name, "--dir", directory.Path, "user:1"],
+            s_timeout);
 
         Assert.Equal(ExitCodes.StoreUnavailable, get.ExitCode);
         Assert.Single(get.Error.Trim().Split('\n'));
@@ -63,7 +67,9 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
         CliRunResult put = await KvBenchCli.Locate().RunAsync(["put", .. store, "user:1", "Ada Lovelace"], s_timeout);
 
         Assert.True(put.ExitCode == ExitCodes.Ok, put.Error);
-        using IKeyValueStore opened = StoreCatalog.Open(name, new ServerStoreOptions { Directory = directory.Path, Durability = durability, Endpoint = endpoint });
+        using IKeyValueStore opened = StoreCatalog.Open(
+            name,
+            new ServerStoreOptions { Directory = directory.Path, Durability = durability, Endpoint = endpoint });
         Assert.Equal("Ada Lovelace"u8.ToArray(), opened.Get("user:1"u8));
     }
 
@@ -75,8 +81,14 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
         using var directory = new TempDirectory();
 
         // A variable a process inherited from a host that stopped since: a process id no process has.
-        string[] staleHostedServers = [.. Enum.GetValues<Durability>().Select(durability => $"{row.HostedVariable(durability)}={ServerRow.HostedValue(int.MaxValue, "127.0.0.1:1")}")];
-        CliRunResult get = await KvBenchCli.Locate().RunUnderAsync("/usr/bin/env", staleHostedServers, ["get", "--store", name, "--dir", directory.Path, "user:1"], s_timeout);
+        string[] staleHostedServers = [
+            .. Enum.GetValues<Durability>().Select(durability =>
+                $"{row.HostedVariable(durability)}={ServerRow.HostedValue(int.MaxValue, "127.0.0.1:1")}")];
+        CliRunResult get = await KvBenchCli.Locate().RunUnderAsync(
+            "/usr/bin/env",
+            staleHostedServers,
+            ["get", "--store", name, "--dir", directory.Path, "user:1"],
+            s_timeout);
 
         Assert.Equal(ExitCodes.StoreUnavailable, get.ExitCode);
         Assert.Contains(row.EndpointVariable, get.Error, StringComparison.Ordinal);
@@ -87,7 +99,9 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
     {
         using var directory = new TempDirectory();
 
-        CliRunResult put = await KvBenchCli.Locate().RunAsync(["put", "--store", SqliteRow.WalName, "--dir", directory.Path, "--endpoint", "127.0.0.1:6379", "k", "v"], s_timeout);
+        CliRunResult put = await KvBenchCli.Locate().RunAsync(
+            ["put", "--store", SqliteRow.WalName, "--dir", directory.Path, "--endpoint", "127.0.0.1:6379", "k", "v"],
+            s_timeout);
 
         Assert.Equal(ExitCodes.Usage, put.ExitCode);
         Assert.Contains("--endpoint", put.Error, StringComparison.Ordinal);

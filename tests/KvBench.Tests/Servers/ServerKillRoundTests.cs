@@ -17,7 +17,10 @@ namespace KvBench.Tests.Servers;
 [Trait("Category", "Servers")]
 public sealed class ServerKillRoundTests(ITestOutputHelper output)
 {
-    /// <summary>The server rows whose server is one process and offers Synced (etcd's cluster has its own leader-kill test; Garnet offers Buffered only).</summary>
+    /// <summary>
+    /// The server rows whose server is one process and offers Synced (etcd's cluster has its own leader-kill test;
+    /// Garnet offers Buffered only).
+    /// </summary>
     public static TheoryData<string> SyncedSingleServers => new(StoreCatalog.AvailableServerNames
         .Where(name => StoreCatalog.Row(name) is ServerRow { IsOneProcess: true } row && row.Declared.Durability.Offers(Durability.Synced)));
 
@@ -30,7 +33,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
         await using PrivateServer server = await PrivateServer.StartAsync(name, Durability.Synced);
         int firstProcess = Assert.NotNull(server.ProcessId);
 
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, directory.Path, rounds, seed: rounds);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, directory.Path, rounds, killMoments: rounds);
 
         output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
         Assert.NotEqual(firstProcess, server.ProcessId);
@@ -58,12 +61,20 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
     [InlineData(Durability.Synced, 3, 20, "broken: 3 acknowledged writes lost, from up to 20 ms before the kill; Synced promises none", true)]
     [InlineData(Durability.Buffered, 40, 450, "within the promise: 40 acknowledged writes lost, from up to 450 ms before the kill, of 600 ms allowed", false)]
     [InlineData(Durability.Buffered, 90, 900, "broken: 90 acknowledged writes lost, from up to 900 ms before the kill, more than the 600 ms allowed", true)]
-    public void A_loss_is_held_against_what_the_servers_setting_promises(Durability durability, long lost, int lostSpanMilliseconds, string verdict, bool broken)
+    public void A_loss_is_held_against_what_the_servers_setting_promises(
+        Durability durability, long lost, int lostSpanMilliseconds, string verdict, bool broken)
     {
-        var result = new CrashRoundsResult(PostgreSqlRow.RowName, durability, 2, 1_000, lost, 0, []) { Killed = CrashKill.Server, LostSpan = TimeSpan.FromMilliseconds(lostSpanMilliseconds) };
+        var result = new CrashRoundsResult(PostgreSqlRow.RowName, durability, 2, 1_000, lost, 0, [])
+        {
+            Killed = CrashKill.Server,
+            LostSpan = TimeSpan.FromMilliseconds(lostSpanMilliseconds),
+        };
 
         Assert.Equal(verdict, ServerKillVerdict.Of(result));
         Assert.Equal(broken, ServerKillVerdict.Broken(result));
-        Assert.Contains($"| {lost:N0} | {(lost == 0 ? "-" : $"{lostSpanMilliseconds} ms before the kill")} |", CrashTable.ServerKillsToMarkdown([result]), StringComparison.Ordinal);
+        Assert.Contains(
+            $"| {lost:N0} | {(lost == 0 ? "-" : $"{lostSpanMilliseconds} ms before the kill")} |",
+            CrashTable.ServerKillsToMarkdown([result]),
+            StringComparison.Ordinal);
     }
 }

@@ -54,7 +54,10 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
 
         Assert.All(servers, server =>
         {
-            Assert.All(server.Pids, pid => Assert.False(ProcessTree.Exists(pid), $"{server.Server}'s process {pid} (of {string.Join(", ", server.Pids)}) still runs."));
+            Assert.All(server.Pids, pid =>
+                Assert.False(
+                    ProcessTree.Exists(pid),
+                    $"{server.Server}'s process {pid} (of {string.Join(", ", server.Pids)}) still runs."));
             Assert.False(Directory.Exists(server.DataDirectory), $"{server.Server}'s data directory is still there.");
         });
         Assert.All(rows, row => Assert.Empty(Enum.GetValues<Durability>().SelectMany(row.ServerProcessIds)));
@@ -72,7 +75,12 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
         {
             servers.AddRange(await ServersListedAsync(up, timeout));
             Assert.Equal(
-                [.. names.SelectMany(name => Enum.GetValues<Durability>().Where(durability => StoreCatalog.DeclaredCapabilities(name).Durability.Offers(durability)).Select(durability => $"{name} {durability}"))],
+                [
+                    .. names.SelectMany(name =>
+                        Enum
+                            .GetValues<Durability>()
+                            .Where(durability => StoreCatalog.DeclaredCapabilities(name).Durability.Offers(durability))
+                            .Select(durability => $"{name} {durability}"))],
                 servers.Select(server => $"{server[0]} {server[1]}"));
             CliRunResult status = await KvBenchCli.Locate().RunAsync(["servers", "status"], timeout);
             Assert.Equal(servers.Select(server => string.Join('\t', server)), status.Output.Trim().Split('\n'));
@@ -93,7 +101,10 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
         }
 
         Assert.Null(PublishedServers.Read());
-        Assert.All(servers, server => Assert.False(ProcessTree.Exists(int.Parse(server[3], System.Globalization.CultureInfo.InvariantCulture)), $"{server[0]} {server[1]} still runs."));
+        Assert.All(servers, server =>
+            Assert.False(
+                ProcessTree.Exists(int.Parse(server[3], System.Globalization.CultureInfo.InvariantCulture)),
+                $"{server[0]} {server[1]} still runs."));
         Assert.Equal("kvbench: no servers are up.", (await KvBenchCli.Locate().RunAsync(["servers", "status"], timeout)).Output.Trim());
     }
 

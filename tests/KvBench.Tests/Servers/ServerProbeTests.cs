@@ -22,10 +22,17 @@ public sealed class ServerProbeTests(ITestOutputHelper output) : IClassFixture<S
     {
         using var directory = new TempDirectory();
 
-        StoreMeasurement measurement = StoreProbe.Measure(name, StoreCatalog.DeclaredCapabilities(name), options => StoreCatalog.Open(name, options), MeasuredRows.Settings, directory.Path);
+        StoreMeasurement measurement = StoreProbe.Measure(
+            name,
+            StoreCatalog.DeclaredCapabilities(name),
+            options => StoreCatalog.Open(name, options),
+            MeasuredRows.Settings,
+            directory.Path);
 
-        output.WriteLine($"{name}: keys to {measurement.Key.LargestAcceptedBytes:N0} B, values to {measurement.Value.LargestAcceptedBytes:N0} B (searched to {measurement.Value.SearchLimitBytes:N0}), "
-            + $"scan {measurement.Scan.Verdict} (exponent {measurement.Scan.Exponent:0.00}), grew {measurement.Growth.Grew}, reopen {measurement.SurvivesReopen}, "
+        output.WriteLine($"{name}: keys to {measurement.Key.LargestAcceptedBytes:N0} B, values to {measurement.Value.LargestAcceptedBytes:N0} B "
+            + $"(searched to {measurement.Value.SearchLimitBytes:N0}), "
+            + $"scan {measurement.Scan.Verdict} (exponent {measurement.Scan.Exponent:0.00}), "
+            + $"grew {measurement.Growth.Grew}, reopen {measurement.SurvivesReopen}, "
             + $"{measurement.Throughput.ReadsPerSecond:N0} reads/s, {measurement.Throughput.WritesPerSecond:N0} writes/s");
         Assert.Empty(measurement.Disagreements());
     }

@@ -41,7 +41,10 @@ public sealed class ServerSectionTests
         using var directory = new TempDirectory();
         var section = new ServerSection(s_short);
 
-        AdrReport report = await AdrGenerator.MeasureAsync([section], new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null), "the test");
+        AdrReport report = await AdrGenerator.MeasureAsync(
+            [section],
+            new AdrContext(directory.Combine("work"), directory.Combine("results"), cli: null, log: null),
+            "the test");
 
         Assert.True(section.NotMeasured.Count == 0, string.Join(Environment.NewLine, section.NotMeasured));
         Assert.Empty(report.Problems());
@@ -58,7 +61,8 @@ public sealed class ServerSectionTests
             Assert.Equal(tierRows.Order(), workloads.ThreadSweep!.Select(run => run.Store).Distinct().Order());
             Assert.Equal(tierRows.Order(), workloads.Ycsb!.Select(run => run.Store).Distinct().Order());
             Assert.Equal(tierRows.Order(), workloads.Scale!.Select(point => point.Store).Distinct().Order());
-            Assert.All(servers.Where(row => !row.OpensAt(tier)), row => Assert.Contains($"- {row.Name} is not in this tier's tables", markdown, StringComparison.Ordinal));
+            Assert.All(servers.Where(row => !row.OpensAt(tier)), row =>
+                Assert.Contains($"- {row.Name} is not in this tier's tables", markdown, StringComparison.Ordinal));
             Assert.Contains($"## {ServerSection.Chapter} at {tier}", markdown, StringComparison.Ordinal);
             Assert.Contains($"at {tier} durability", markdown, StringComparison.Ordinal);
 
@@ -67,8 +71,12 @@ public sealed class ServerSectionTests
             Assert.Equal(withTools.Order(), comparisons.Select(comparison => comparison.Row).Distinct().Order());
             foreach (OwnBenchmarkComparison comparison in comparisons)
             {
-                WorkloadResult puts = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.WriteOnly && run.Settings.Threads == comparison.Clients);
-                WorkloadResult gets = Assert.Single(workloads.ThreadSweep!, run => run.Store == comparison.Row && run.Workload.Mix == OperationMix.ReadOnly && run.Settings.Threads == comparison.Clients);
+                WorkloadResult puts = Assert.Single(workloads.ThreadSweep!, run =>
+                    run.Store == comparison.Row
+                        && run.Workload.Mix == OperationMix.WriteOnly
+                        && run.Settings.Threads == comparison.Clients);
+                WorkloadResult gets = Assert.Single(workloads.ThreadSweep!, run =>
+                    run.Store == comparison.Row && run.Workload.Mix == OperationMix.ReadOnly && run.Settings.Threads == comparison.Clients);
                 Assert.True(puts.Succeeded && gets.Succeeded);
                 Assert.Equal(puts.OperationsPerSecond, comparison.RowPutsPerSecond);
                 Assert.Equal(gets.OperationsPerSecond, comparison.RowGetsPerSecond);
@@ -85,8 +93,18 @@ public sealed class ServerSectionTests
             {
                 Assert.Equal(Durability.Buffered, line.Durability);
                 OperationMix mix = line.Operation == "Put" ? OperationMix.WriteOnly : OperationMix.ReadOnly;
-                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == GarnetRow.RowName && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.ServerPerSecond);
-                Assert.Equal(buffered.ThreadSweep!.Single(run => run.Store == FasterRow.RowName && run.Workload.Mix == mix && run.Settings.Threads == line.Threads).OperationsPerSecond, line.InProcessPerSecond);
+                Assert.Equal(
+                    buffered.ThreadSweep!.Single(run =>
+                        run.Store == GarnetRow.RowName
+                            && run.Workload.Mix == mix
+                            && run.Settings.Threads == line.Threads).OperationsPerSecond,
+                    line.ServerPerSecond);
+                Assert.Equal(
+                    buffered.ThreadSweep!.Single(run =>
+                        run.Store == FasterRow.RowName
+                            && run.Workload.Mix == mix
+                            && run.Settings.Threads == line.Threads).OperationsPerSecond,
+                    line.InProcessPerSecond);
             });
             Assert.Contains($"### {GarnetRow.RowName} over loopback against {FasterRow.RowName} in-process", markdown, StringComparison.Ordinal);
         }

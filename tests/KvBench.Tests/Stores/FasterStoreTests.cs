@@ -30,7 +30,7 @@ public sealed class FasterStoreTests
                 }
                 else if (IsOverwritten(i))
                 {
-                    store.Put(records.Key(i), TestData.Bytes(100, seed: i));
+                    store.Put(records.Key(i), TestData.Bytes(100, stream: i));
                 }
             }
 
@@ -41,7 +41,7 @@ public sealed class FasterStoreTests
         var expected = new List<KeyValuePair<byte[], byte[]>>();
         for (int i = 0; i < Count; i++)
         {
-            byte[]? value = IsDeleted(i) ? null : IsOverwritten(i) ? TestData.Bytes(100, seed: i) : records.Value(i);
+            byte[]? value = IsDeleted(i) ? null : IsOverwritten(i) ? TestData.Bytes(100, stream: i) : records.Value(i);
             Assert.Equal(value, reopened.Get(records.Key(i)));
             if (value is not null)
             {
@@ -73,8 +73,8 @@ public sealed class FasterStoreTests
     public void The_longest_key_and_the_longest_value_fit_in_one_record_and_survive_a_reopen()
     {
         StoreCapabilities declared = StoreCatalog.DeclaredCapabilities(FasterRow.RowName);
-        byte[] key = TestData.Bytes(declared.MaxKeyBytes, seed: 1);
-        byte[] value = TestData.Bytes(declared.MaxValueBytes, seed: 2);
+        byte[] key = TestData.Bytes(declared.MaxKeyBytes, stream: 1);
+        byte[] value = TestData.Bytes(declared.MaxValueBytes, stream: 2);
         using var directory = new TempDirectory();
         var options = new StoreOptions { Directory = directory.Path };
         using (IKeyValueStore store = StoreCatalog.Open(FasterRow.RowName, options))
@@ -95,7 +95,8 @@ public sealed class FasterStoreTests
         string storeDirectory = directory.Combine("store");
 
         Assert.False(StoreCatalog.DeclaredCapabilities(FasterRow.RowName).Durability.Offers(Durability.Synced));
-        Assert.Throws<DurabilityNotOfferedException>(() => StoreCatalog.Open(FasterRow.RowName, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
+        Assert.Throws<DurabilityNotOfferedException>(() =>
+            StoreCatalog.Open(FasterRow.RowName, new StoreOptions { Directory = storeDirectory, Durability = Durability.Synced }));
         Assert.False(Directory.Exists(storeDirectory));
     }
 }

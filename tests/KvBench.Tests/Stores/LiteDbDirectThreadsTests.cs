@@ -47,7 +47,7 @@ public sealed class LiteDbDirectThreadsTests(ITestOutputHelper output)
             using (IKeyValueStore store = StoreCatalog.Open(LiteDbRow.DirectName, options))
             {
                 records.Load(store, Records);
-                result = WorkloadRunner.Run(store, workload, settings with { Seed = settings.Seed + run }, acknowledged);
+                result = WorkloadRunner.Run(store, workload, settings with { RandomStream = settings.RandomStream + run }, acknowledged);
             }
 
             VerificationResult reread;
@@ -57,10 +57,17 @@ public sealed class LiteDbDirectThreadsTests(ITestOutputHelper output)
                 reread = records.Verify(key => reopened.Get(key), indexes, index => acknowledged.GetValueOrDefault(index));
             }
 
-            output.WriteLine($"{mix} run {run} of {runs}: {result.OperationsPerSecond:N0} ops/s, {result.CheckedReads:N0} reads checked, {result.WrongReads} wrong, {result.Errors} errors ({result.FirstError ?? "none"}); reopened: {reread.Checked:N0} records read back, {reread.Missing} missing, {reread.Wrong} wrong.");
+            output.WriteLine(
+                $"{mix} run {run} of {runs}: {result.OperationsPerSecond:N0} ops/s, {result.CheckedReads:N0} reads " +
+                    $"checked, {result.WrongReads} wrong, {result.Errors} errors ({result.FirstError ?? "none"}); " +
+                    $"reopened: {reread.Checked:N0} records read back, {reread.Missing} missing, {reread.Wrong} " +
+                    $"wrong.");
             Assert.True(result.Succeeded, $"{mix} run {run}: {result.Failure}");
             Assert.True(result.CheckedReads > 0, $"{mix} run {run} checked no read.");
-            Assert.True(reread.Ok, $"{mix} run {run}: after reopening, {reread.Missing} records missing and {reread.Wrong} wrong of {reread.Checked}, the first at index {reread.FirstBadIndex}.");
+            Assert.True(
+                reread.Ok,
+                $"{mix} run {run}: after reopening, {reread.Missing} records missing and {reread.Wrong} wrong of " +
+                    $"{reread.Checked}, the first at index {reread.FirstBadIndex}.");
         }
     }
 

@@ -14,7 +14,10 @@ using Xunit.Abstractions;
 
 namespace KvBench.Tests.Stores;
 
-/// <summary>What the generic suites do not ask of LiteDB's two rows: its connection modes across real processes, and keys that a string collation would merge.</summary>
+/// <summary>
+/// What the generic suites do not ask of LiteDB's two rows: its connection modes across real processes, and keys that a
+/// string collation would merge.
+/// </summary>
 [Collection(MultiProcessCollection.Name)]
 public sealed class LiteDbStoreTests(ITestOutputHelper output)
 {
@@ -28,16 +31,16 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         string[] store = ["--store", LiteDbRow.SharedName, "--dir", directory.Path, "--records", $"{Records}"];
 
-        // A Put each, so the two loads interleave for their whole length; different seeds, so different keys.
-        Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "1"], s_timeout);
-        Task<CliRunResult> second = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--seed", "2"], s_timeout);
+        // A Put each, so the two loads interleave for their whole length; different record sets, so different keys.
+        Task<CliRunResult> first = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--record-set", "1"], s_timeout);
+        Task<CliRunResult> second = KvBenchCli.Locate().RunAsync(["load", .. store, "--batch", "1", "--record-set", "2"], s_timeout);
         CliRunResult[] loads = await Task.WhenAll(first, second);
 
         Assert.All(loads, load => Assert.True(load.ExitCode == ExitCodes.Ok, load.Error));
         using IKeyValueStore opened = StoreCatalog.Open(LiteDbRow.SharedName, new StoreOptions { Directory = directory.Path });
-        foreach (ulong seed in (ulong[])[1, 2])
+        foreach (ulong number in (ulong[])[1, 2])
         {
-            var records = new RecordSet(valueBytes: 128, seed);
+            var records = new RecordSet(valueBytes: 128, number);
             for (int i = 0; i < Records; i++)
             {
                 Assert.Equal(records.Value(i), opened.Get(records.Key(i)));
@@ -57,7 +60,9 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         holder.Put([1], [1]);
 
         // The run's timeout only guards against a hang: the lock is tried without waiting.
-        CliRunResult other = await KvBenchCli.Locate().RunAsync([command, "--store", LiteDbRow.DirectName, "--dir", directory.Path, "--records", "10"], s_timeout);
+        CliRunResult other = await KvBenchCli.Locate().RunAsync(
+            [command, "--store", LiteDbRow.DirectName, "--dir", directory.Path, "--records", "10"],
+            s_timeout);
 
         Assert.Equal(ExitCodes.StoreLocked, other.ExitCode);
         Assert.Contains("is locked by another process", other.Error, StringComparison.Ordinal);
@@ -121,7 +126,10 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
         Assert.Equal([1], direct.Get([1]));
     }
 
-    /// <summary>The refusal of <see cref="An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder"/> across two processes: the CLI's one line and its locked code.</summary>
+    /// <summary>
+    /// The refusal of <see cref="An_open_in_one_mode_of_a_store_the_other_mode_holds_is_refused_naming_the_holder"/>
+    /// across two processes: the CLI's one line and its locked code.
+    /// </summary>
     [Theory]
     [InlineData(LiteDbRow.SharedName, LiteDbRow.DirectName, "load")]
     [InlineData(LiteDbRow.SharedName, LiteDbRow.DirectName, "verify")]
@@ -191,13 +199,16 @@ public sealed class LiteDbStoreTests(ITestOutputHelper output)
 
         reopenFound = Count(() => new LiteDatabase(connection), dispose: true);
 
-        output.WriteLine($"300 records written through two direct connections, each write accepted: the first saw {firstSaw}, the second {secondSaw}, a reopen found {reopenFound}.");
+        output.WriteLine(
+            $"300 records written through two direct connections, each write accepted: the first saw {firstSaw}, the " +
+                $"second {secondSaw}, a reopen found {reopenFound}.");
 
         static void Write(LiteDatabase database, int first, int count)
         {
             for (int i = first; i < first + count; i++)
             {
-                database.GetCollection("kv").Upsert(new BsonDocument { ["_id"] = new BsonValue(BitConverter.GetBytes(i)), ["v"] = new BsonValue(new byte[] { 1 }) });
+                database.GetCollection("kv").Upsert(
+                    new BsonDocument { ["_id"] = new BsonValue(BitConverter.GetBytes(i)), ["v"] = new BsonValue(new byte[] { 1 }) });
             }
         }
 

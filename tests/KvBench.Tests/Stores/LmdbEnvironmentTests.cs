@@ -38,7 +38,9 @@ public sealed class LmdbEnvironmentTests(ITestOutputHelper output)
         Assert.Null(Get(environment, TestData.Key(Count)));
         Assert.True(environment.MapResizes > 0);
         AssertEachResizeAtLeastDoubled(environment);
-        output.WriteLine($"{Count:N0} records of {ValueOf(0).Length} bytes from a {TinyMapBytes:N0}-byte map: {environment.MapResizes} resizes to {environment.MapBytes:N0} bytes.");
+        output.WriteLine(
+            $"{Count:N0} records of {ValueOf(0).Length} bytes from a {TinyMapBytes:N0}-byte map: " +
+                $"{environment.MapResizes} resizes to {environment.MapBytes:N0} bytes.");
     }
 
     [Fact]
@@ -46,7 +48,8 @@ public sealed class LmdbEnvironmentTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         using var environment = new LmdbEnvironment(directory.Path, ReadWrite, TinyMapBytes);
-        KeyValuePair<byte[], byte[]>[] items = [.. Enumerable.Range(0, 1024).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(4000, seed: i)))];
+        KeyValuePair<byte[], byte[]>[] items = [
+            .. Enumerable.Range(0, 1024).Select(i => KeyValuePair.Create(TestData.Key(i), TestData.Bytes(4000, stream: i)))];
 
         var putAll = new LmdbPutAll(items);
         environment.Write(ref putAll);
@@ -179,7 +182,7 @@ public sealed class LmdbEnvironmentTests(ITestOutputHelper output)
         Assert.Equal(ValueOf(0), Get(environment, TestData.Key(0)));
     }
 
-    private static byte[] ValueOf(int i) => TestData.Bytes(100, seed: i);
+    private static byte[] ValueOf(int i) => TestData.Bytes(100, stream: i);
 
     private static byte[]? Get(LmdbEnvironment environment, byte[] key)
     {

@@ -50,7 +50,9 @@ public sealed class LmdbNativeLibraryTests(ITestOutputHelper output)
             output.WriteLine(string.Join(", ", mapped));
             string only = Assert.Single(mapped);
             Assert.True(
-                LmdbNativeLibrary.IsDebianFallback ? Path.GetFileName(only).StartsWith("liblmdb.so.0", StringComparison.Ordinal) : Path.GetFileName(only) == "liblmdb.so",
+                LmdbNativeLibrary.IsDebianFallback
+                    ? Path.GetFileName(only).StartsWith("liblmdb.so.0", StringComparison.Ordinal)
+                    : Path.GetFileName(only) == "liblmdb.so",
                 only);
         }
     }

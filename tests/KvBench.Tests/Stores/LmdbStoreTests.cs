@@ -22,7 +22,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         var records = new RecordSet(valueBytes: 1028);
         const long Count = 65_536;
         byte[] bigKey = [0xB1, 0x6];
-        byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, seed: 11);
+        byte[] bigValue = TestData.Bytes(16 * (int)OneMebibyte, stream: 11);
 
         // What the growth probe asks of the row: options with a start size, which LMDB takes as its map's size.
         StoreRow row = StoreCatalog.Row(LmdbRow.RowName);
@@ -38,7 +38,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         Assert.Equal(bigValue, store.Get(bigKey));
         Assert.True(store.MapBytes > written, $"map {store.MapBytes} bytes for {written} bytes written");
         Assert.InRange(store.MapResizes, 1, 16);
-        output.WriteLine($"{LmdbNativeLibrary.Description}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map {store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
+        output.WriteLine(
+            $"{LmdbNativeLibrary.Description}: wrote {written:N0} bytes from a {OneMebibyte:N0}-byte map; final map " +
+                $"{store.MapBytes:N0} bytes after {store.MapResizes} resizes.");
     }
 
     [Fact]
@@ -49,7 +51,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         using var directory = new TempDirectory();
         using var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte });
         static byte[] KeyOf(int writer, int i) => [(byte)writer, .. BitConverter.GetBytes(i)];
-        static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, seed: (writer * 100_000) + i);
+        static byte[] ValueOf(int writer, int i) => TestData.Bytes(1024, stream: (writer * 100_000) + i);
 
         Task[] writers = [.. Enumerable.Range(0, Writers).Select(writer => Task.Run(() =>
         {
@@ -93,13 +95,13 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         using IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path });
-        store.Put(TestData.Bytes(511, seed: 1), [1]);
+        store.Put(TestData.Bytes(511, stream: 1), [1]);
 
-        KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, seed: 2), [2]));
+        KeyTooLargeException error = Assert.Throws<KeyTooLargeException>(() => store.Put(TestData.Bytes(512, stream: 2), [2]));
 
         Assert.Equal(511, error.LimitBytes);
         Assert.Contains("511", error.Message, StringComparison.Ordinal);
-        Assert.Equal([1], store.Get(TestData.Bytes(511, seed: 1)));
+        Assert.Equal([1], store.Get(TestData.Bytes(511, stream: 1)));
         Assert.Single(store.ScanPrefix(ReadOnlyMemory<byte>.Empty));
     }
 
@@ -108,9 +110,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     {
         using var directory = new TempDirectory();
         var options = new LmdbStoreOptions { Directory = directory.Path, InitialMapBytes = OneMebibyte };
-        // A record set's key i depends on i ^ seed, so seeds far apart keep the two sets' keys apart.
-        var first = new RecordSet(valueBytes: 4000, seed: 1);
-        var second = new RecordSet(valueBytes: 100, seed: 1UL << 40);
+        // A record set's key i depends on i ^ number, so numbers far apart keep the two sets' keys apart.
+        var first = new RecordSet(valueBytes: 4000, number: 1);
+        var second = new RecordSet(valueBytes: 100, number: 1UL << 40);
         long grownMap;
         using (var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, options))
         {
@@ -144,7 +146,8 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
 
         InvalidOperationException error = Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(LmdbRow.RowName, options));
         Assert.Contains(directory.Path, error.Message, StringComparison.Ordinal);
-        Assert.Throws<InvalidOperationException>(() => StoreCatalog.Open(LmdbRow.RowName, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
+        Assert.Throws<InvalidOperationException>(() =>
+            StoreCatalog.Open(LmdbRow.RowName, options with { Directory = directory.Path + "/", Access = StoreAccess.ReadOnly }));
 
         store.Dispose();
         using IKeyValueStore reopened = StoreCatalog.Open(LmdbRow.RowName, options);
@@ -154,7 +157,11 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
     [Theory]
     [InlineData(Durability.Buffered, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage)]
     [InlineData(Durability.Synced, StoreAccess.ReadWrite, EnvironmentOpenFlags.NoThreadLocalStorage)]
-    [InlineData(Durability.Buffered, StoreAccess.ReadOnly, EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
+    [
+        InlineData(
+            Durability.Buffered,
+            StoreAccess.ReadOnly,
+            EnvironmentOpenFlags.NoSync | EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
     [InlineData(Durability.Synced, StoreAccess.Secondary, EnvironmentOpenFlags.NoThreadLocalStorage | EnvironmentOpenFlags.ReadOnly)]
     public void Durability_and_access_choose_the_environment_flags(Durability durability, StoreAccess access, EnvironmentOpenFlags expected)
     {
@@ -165,7 +172,9 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         {
         }
 
-        using var store = (LmdbStore)StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
+        using var store = (LmdbStore)StoreCatalog.Open(
+            LmdbRow.RowName,
+            new StoreOptions { Directory = directory.Path, Durability = durability, Access = access });
 
         Assert.Equal(expected, store.EnvironmentFlags & Relevant);
         store.Flush();
@@ -179,7 +188,7 @@ public sealed class LmdbStoreTests(ITestOutputHelper output)
         using IKeyValueStore store = StoreCatalog.Open(LmdbRow.RowName, new StoreOptions { Directory = directory.Path });
         byte[] key = TestData.Key(1);
         byte[] missing = TestData.Key(2);
-        byte[] value = TestData.Bytes(1028, seed: 3);
+        byte[] value = TestData.Bytes(1028, stream: 3);
         var buffer = new ArrayBufferWriter<byte>(value.Length);
         void Put() => store.Put(key, value);
         void Read()

@@ -127,7 +127,10 @@ public sealed class RocksDbStoreTests
 
         // RocksDB's C API has no version call; every open writes the library's own release into an OPTIONS file.
         string options = File.ReadAllText(Assert.Single(Directory.EnumerateFiles(directory.Path, "OPTIONS-*")));
-        string release = options.Split('\n').Select(line => line.Trim()).Single(line => line.StartsWith("rocksdb_version=", StringComparison.Ordinal))["rocksdb_version=".Length..];
+        string release = options
+            .Split('\n')
+            .Select(line => line.Trim())
+            .Single(line => line.StartsWith("rocksdb_version=", StringComparison.Ordinal))["rocksdb_version=".Length..];
 
         string engine = StoreCatalog.Engine(RocksDbRow.RowName);
 

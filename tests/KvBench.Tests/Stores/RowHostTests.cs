@@ -126,7 +126,12 @@ public sealed class RowHostTests
                 Assert.Equal(endpoint, Environment.GetEnvironmentVariable(variable));
 
                 // A child given no environment of its own finds the server through the variable it inherited.
-                Assert.Equal("200", await RunAsync("python3", "-c", $"import os, urllib.request; print(urllib.request.urlopen('http://' + os.environ['{variable}'] + '/').status)"));
+                Assert.Equal(
+                    "200",
+                    await RunAsync(
+                        "python3",
+                        "-c",
+                        $"import os, urllib.request; print(urllib.request.urlopen('http://' + os.environ['{variable}'] + '/').status)"));
                 pid = Assert.NotNull(server.ProcessId);
             }
 
@@ -143,8 +148,16 @@ public sealed class RowHostTests
     [Fact]
     public void A_server_that_would_publish_a_variable_without_a_name_or_a_value_is_refused_up_front()
     {
-        Assert.Throws<ArgumentException>(() => new ProcessRowHost("TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string, string> { ["A=B"] = "x" }));
-        Assert.Throws<ArgumentException>(() => new ProcessRowHost("TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string, string> { ["KVBENCH_TEST"] = string.Empty }));
+        Assert.Throws<ArgumentException>(() =>
+            new ProcessRowHost(
+                "TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string,
+                string>
+                { ["A=B"] = "x" }));
+        Assert.Throws<ArgumentException>(() =>
+            new ProcessRowHost(
+                "TestServer", Shell("exit 0"), _ => Task.FromResult(true), s_readyTimeout, new Dictionary<string,
+                string>
+                { ["KVBENCH_TEST"] = string.Empty }));
     }
 
     [Fact]
@@ -166,7 +179,16 @@ public sealed class RowHostTests
     {
         int port = FreeLoopbackPort();
         string endpoint = $"127.0.0.1:{port}";
-        var startInfo = new ProcessStartInfo("python3", ["-m", "http.server", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--directory", root]);
+        var startInfo = new ProcessStartInfo(
+            "python3",
+            [
+                "-m",
+                "http.server",
+                port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                root]);
         async Task<bool> Accepts(CancellationToken cancellationToken)
         {
             using var client = new System.Net.Sockets.TcpClient();

@@ -11,7 +11,8 @@ public sealed class SqliteStoreTests
     /// <summary>Every SQLite row on prepared statements; <c>Sqlite_AdoNet</c> allocates commands by design.</summary>
     public static TheoryData<string> PreparedStatementRows =>
     [
-        SqliteRow.WalName, SqliteRow.ScalarName, SqliteRow.OneConnectionName, SqliteRow.PerThreadName, SqliteRow.RollbackName, SqliteRow.SharedCacheName,
+        SqliteRow.WalName, SqliteRow.ScalarName, SqliteRow.OneConnectionName, SqliteRow.PerThreadName,
+        SqliteRow.RollbackName, SqliteRow.SharedCacheName,
     ];
 
     /// <summary>A strategy hands connections out and back without allocating: the point benchmarks' goal for Get, HaveKey and Put is 0 bytes.</summary>

@@ -12,7 +12,10 @@ using KvBench.Stores.Redis;
 
 namespace KvBench.Tests.Workload;
 
-/// <summary>One meaning per tier: a row whose setting keeps less than its tier is named by what it keeps, in every workload table that sets rows side by side.</summary>
+/// <summary>
+/// One meaning per tier: a row whose setting keeps less than its tier is named by what it keeps, in every workload
+/// table that sets rows side by side.
+/// </summary>
 public sealed class AcknowledgedTierTests
 {
     [Theory]

@@ -9,7 +9,11 @@ public sealed class CpuSplitCellTests
     [Fact]
     public void A_split_resting_on_enough_cpu_time_is_printed_per_operation()
     {
-        WorkloadResult result = Result(new ProcessCost(WallSeconds: 1, UserSeconds: 0.75, SystemSeconds: 0.25, SystemCalls: null, SystemCallsUnmeasured: null, Cores: 2) { SplitCpuSeconds = 1.5 });
+        WorkloadResult result = Result(
+            new ProcessCost(
+                WallSeconds: 1, UserSeconds: 0.75, SystemSeconds: 0.25, SystemCalls: null, SystemCallsUnmeasured: null,
+                Cores: 2)
+            { SplitCpuSeconds = 1.5 });
 
         Assert.Equal("2.5 µs", WorkloadTables.SystemCpuPerOperation(result));
     }
@@ -21,7 +25,11 @@ public sealed class CpuSplitCellTests
     [Fact]
     public void A_split_resting_on_too_few_timer_samples_is_not_printed_and_says_how_little_it_had()
     {
-        WorkloadResult result = Result(new ProcessCost(WallSeconds: 1, UserSeconds: 0, SystemSeconds: 0.07, SystemCalls: null, SystemCallsUnmeasured: null, Cores: 2) { SplitCpuSeconds = 0.07 });
+        WorkloadResult result = Result(
+            new ProcessCost(
+                WallSeconds: 1, UserSeconds: 0, SystemSeconds: 0.07, SystemCalls: null, SystemCallsUnmeasured: null,
+                Cores: 2)
+            { SplitCpuSeconds = 0.07 });
 
         Assert.Equal("unsplit (70 ms of CPU)", WorkloadTables.SystemCpuPerOperation(result));
         Assert.False(result.Cost!.SplitIsSampledEnough);
@@ -30,7 +38,10 @@ public sealed class CpuSplitCellTests
     [Fact]
     public void A_split_that_is_the_processs_own_difference_is_not_printed()
     {
-        WorkloadResult result = Result(new ProcessCost(WallSeconds: 1, UserSeconds: 0.5, SystemSeconds: 0.5, SystemCalls: null, SystemCallsUnmeasured: null, Cores: 2));
+        WorkloadResult result = Result(
+            new ProcessCost(
+                WallSeconds: 1, UserSeconds: 0.5, SystemSeconds: 0.5, SystemCalls: null, SystemCallsUnmeasured: null,
+                Cores: 2));
 
         Assert.Equal("unsplit", WorkloadTables.SystemCpuPerOperation(result));
     }

@@ -137,7 +137,8 @@ public sealed class DeleteAndHasKeyTests
         return WorkloadRunner.Run(store, workload, Brief(threads, seconds));
     }
 
-    private static RunSettings Brief(int threads, double seconds = 0.3) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromSeconds(seconds) };
+    private static RunSettings Brief(int threads, double seconds = 0.3) =>
+        new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromSeconds(seconds) };
 
     /// <summary>A store whose deletes do nothing, or whose reads return the value a key held before its last write.</summary>
     private sealed class Broken(IKeyValueStore inner, bool losesDeletes) : IKeyValueStore

@@ -101,7 +101,7 @@ public sealed class LengthDistributionTests
     public void A_bad_key_shape_is_a_format_error(string text) =>
         Assert.Contains("is not a key shape", Assert.Throws<FormatException>(() => KeyShape.Parse(text)).Message, StringComparison.Ordinal);
 
-    /// <summary>SplitMix64 of 1, 2, 3, ...: a seeded stream of hashes, as a record set's (seed, index) hashes are.</summary>
+    /// <summary>SplitMix64 of 1, 2, 3, ...: a fixed stream of hashes, as a record set's (number, index) hashes are.</summary>
     private static IEnumerable<ulong> Hashes()
     {
         for (ulong i = 1; ; i++)

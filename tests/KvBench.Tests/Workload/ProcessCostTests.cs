@@ -49,7 +49,10 @@ public sealed class ProcessCostTests
         using IKeyValueStore store = StoreCatalog.Open(MemoryRow.RowName, new StoreOptions { Directory = "unused" });
         WorkloadRunner.Load(store, s_reads);
 
-        WorkloadResult result = WorkloadRunner.Run(store, s_reads, new RunSettings { Threads = 2, Warmup = TimeSpan.FromMilliseconds(100), Duration = TimeSpan.FromMilliseconds(300) });
+        WorkloadResult result = WorkloadRunner.Run(
+            store,
+            s_reads,
+            new RunSettings { Threads = 2, Warmup = TimeSpan.FromMilliseconds(100), Duration = TimeSpan.FromMilliseconds(300) });
 
         ProcessCost cost = Assert.IsType<ProcessCost>(result.Cost);
         Assert.True(cost.WallSeconds > 0 && cost.UserSeconds + cost.SystemSeconds > 0, $"{cost}");
@@ -76,8 +79,18 @@ public sealed class ProcessCostTests
         Assert.Equal(0, atEnd.UserSeconds - atStart.UserSeconds, precision: 9);
         Assert.Equal(0.18, atEnd.SystemSeconds - atStart.SystemSeconds, precision: 9);
 
-        var start = new ProcessCostSample(Timestamp: 0, TimeSpan.FromSeconds(atStart.UserSeconds), TimeSpan.FromSeconds(atStart.SystemSeconds), SystemCalls: null, AllocatedBytes: 0);
-        var end = new ProcessCostSample(Timestamp: System.Diagnostics.Stopwatch.Frequency, TimeSpan.FromSeconds(atEnd.UserSeconds), TimeSpan.FromSeconds(atEnd.SystemSeconds), SystemCalls: null, AllocatedBytes: 0);
+        var start = new ProcessCostSample(
+            Timestamp: 0,
+            TimeSpan.FromSeconds(atStart.UserSeconds),
+            TimeSpan.FromSeconds(atStart.SystemSeconds),
+            SystemCalls: null,
+            AllocatedBytes: 0);
+        var end = new ProcessCostSample(
+            Timestamp: System.Diagnostics.Stopwatch.Frequency,
+            TimeSpan.FromSeconds(atEnd.UserSeconds),
+            TimeSpan.FromSeconds(atEnd.SystemSeconds),
+            SystemCalls: null,
+            AllocatedBytes: 0);
         ProcessCost cost = start.Until(end, systemCallsUnmeasured: "not counted here", runThreads: runThread.Read());
 
         Assert.Equal(0.045, cost.UserSeconds, precision: 6);
@@ -138,7 +151,10 @@ public sealed class ProcessCostTests
         IReadOnlyList<string> lines = WorkloadTables.FasterThanCores([one, fourFast, oneSlow, fourSlow]);
 
         string line = Assert.Single(lines);
-        Assert.StartsWith("Row (read-only) ran 5.0x its one-thread rate at 4 threads on 2 cores, where more threads can give at most 2x", line, StringComparison.Ordinal);
+        Assert.StartsWith(
+            "Row (read-only) ran 5.0x its one-thread rate at 4 threads on 2 cores, where more threads can give at most 2x",
+            line,
+            StringComparison.Ordinal);
         Assert.Contains("CPU 10 µs → 4 µs per operation and 2.00 → 0.10 system calls", line, StringComparison.Ordinal);
         var markdown = new StringBuilder();
         WorkloadTables.ThreadCosts([one, fourFast]).WriteTo(markdown);
@@ -159,7 +175,11 @@ public sealed class ProcessCostTests
 
         string line = Assert.Single(WorkloadTables.LoneSqliteReader([one, four, scalarOne, scalarFourAsMany, otherOne, otherFour, writesOne, writesFour]));
 
-        Assert.StartsWith($"{SqliteRow.WalName} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs of it in the kernel), against 0.43 (3.6 µs, 720 ns of it in the kernel) at 4 threads.", line, StringComparison.Ordinal);
+        Assert.StartsWith(
+            $"{SqliteRow.WalName} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs " +
+                $"of it in the kernel), against 0.43 (3.6 µs, 720 ns of it in the kernel) at 4 threads.",
+            line,
+            StringComparison.Ordinal);
         Assert.Contains("a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file", line, StringComparison.Ordinal);
         var markdown = new StringBuilder();
         WorkloadTables.WriteThreadCosts(markdown, [one, four]);
@@ -175,7 +195,10 @@ public sealed class ProcessCostTests
         Elapsed = TimeSpan.FromSeconds(1),
         Operations = [new OperationResult(OperationType.Read, operationsPerSecond, Latency())],
         // The split rests on enough of the run threads' CPU time to be printed (ProcessCost.MinimumSplitCpuSeconds).
-        Cost = new ProcessCost(WallSeconds: 1, UserSeconds: cpuSeconds * 0.8, SystemSeconds: cpuSeconds * 0.2, systemCalls, SystemCallsUnmeasured: null, Cores: 2) { SplitCpuSeconds = ProcessCost.MinimumSplitCpuSeconds },
+        Cost = new ProcessCost(
+            WallSeconds: 1, UserSeconds: cpuSeconds * 0.8, SystemSeconds: cpuSeconds * 0.2, systemCalls,
+            SystemCallsUnmeasured: null, Cores: 2)
+        { SplitCpuSeconds = ProcessCost.MinimumSplitCpuSeconds },
     };
 
     private static LatencySummary Latency() => new(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1);

@@ -10,15 +10,19 @@ public sealed class RecordShapeTests
 {
     private const int Indexes = 100_000;
 
-    private static readonly RecordSet s_variable = new(LengthDistribution.Range(9, 40), KeyShape.Random, LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"), seed: 5);
+    private static readonly RecordSet s_variable = new(
+        LengthDistribution.Range(9, 40),
+        KeyShape.Random,
+        LengthDistribution.Parse("70%:8,20%:300,10%:2KiB"),
+        number: 5);
 
-    private static readonly RecordSet s_prefixed = new(LengthDistribution.Range(12, 30), new KeyShape(64), LengthDistribution.Range(8, 100), seed: 6);
+    private static readonly RecordSet s_prefixed = new(LengthDistribution.Range(12, 30), new KeyShape(64), LengthDistribution.Range(8, 100), number: 6);
 
     [Fact]
     public void Fixed_lengths_give_the_same_bytes_as_the_one_length_constructor()
     {
-        var old = new RecordSet(valueBytes: 128, seed: 3);
-        var shaped = new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Fixed(128), seed: 3);
+        var old = new RecordSet(valueBytes: 128, number: 3);
+        var shaped = new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Fixed(128), number: 3);
 
         Assert.Equal(old.Key(77), shaped.Key(77));
         Assert.Equal(old.Value(77, 5), shaped.Value(77, 5));
@@ -34,8 +38,9 @@ public sealed class RecordShapeTests
         Assert.Equal((9, 40), (keyLengths.Min(), keyLengths.Max()));
         Assert.Contains(8, valueLengths);
         Assert.Contains(2048, valueLengths);
-        Assert.All(Enumerable.Range(0, 1_000), i => Assert.Equal((s_variable.KeyLength(i), s_variable.ValueLength(i)), (s_variable.Key(i).Length, s_variable.Value(i).Length)));
-        Assert.Equal(s_variable.ValueLength(123), new RecordSet(s_variable.KeyLengths, KeyShape.Random, s_variable.ValueLengths, seed: 5).ValueLength(123));
+        Assert.All(Enumerable.Range(0, 1_000), i =>
+            Assert.Equal((s_variable.KeyLength(i), s_variable.ValueLength(i)), (s_variable.Key(i).Length, s_variable.Value(i).Length)));
+        Assert.Equal(s_variable.ValueLength(123), new RecordSet(s_variable.KeyLengths, KeyShape.Random, s_variable.ValueLengths, number: 5).ValueLength(123));
         Assert.Throws<InvalidOperationException>(() => s_variable.ValueBytes);
         Assert.Equal((40, 2048), (s_variable.MaxKeyBytes, s_variable.MaxValueBytes));
     }
@@ -48,7 +53,11 @@ public sealed class RecordShapeTests
         for (int group = 0; group < 64; group += 9)
         {
             byte[][] keys = [.. Enumerable.Range(0, 200).Select(n => s_prefixed.Key(group + (64L * n)))];
-            Assert.All(keys, key => Assert.StartsWith("p" + group.ToString("00", System.Globalization.CultureInfo.InvariantCulture) + "/", System.Text.Encoding.ASCII.GetString(key[..4]), StringComparison.Ordinal));
+            Assert.All(keys, key =>
+                Assert.StartsWith(
+                    "p" + group.ToString("00", System.Globalization.CultureInfo.InvariantCulture) + "/",
+                    System.Text.Encoding.ASCII.GetString(key[..4]),
+                    StringComparison.Ordinal));
             Assert.Equal(keys, keys.Order(ByteKeys.Comparer));
         }
 
@@ -115,7 +124,8 @@ public sealed class RecordShapeTests
     [InlineData("12", "prefixed:1000", "at least 13 bytes")]
     public void A_key_shorter_than_its_shape_needs_is_refused_with_the_minimum(string keyBytes, string shape, string reason)
     {
-        ArgumentException error = Assert.Throws<ArgumentException>(() => new RecordSet(LengthDistribution.Parse(keyBytes), KeyShape.Parse(shape), LengthDistribution.Fixed(128)));
+        ArgumentException error = Assert.Throws<ArgumentException>(() =>
+            new RecordSet(LengthDistribution.Parse(keyBytes), KeyShape.Parse(shape), LengthDistribution.Fixed(128)));
 
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
     }
@@ -123,7 +133,8 @@ public sealed class RecordShapeTests
     [Fact]
     public void A_value_too_short_for_its_version_stamp_is_refused()
     {
-        ArgumentException error = Assert.Throws<ArgumentException>(() => new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Range(0, 100)));
+        ArgumentException error = Assert.Throws<ArgumentException>(() =>
+            new RecordSet(LengthDistribution.Fixed(9), KeyShape.Random, LengthDistribution.Range(0, 100)));
 
         Assert.Contains("at least 8 bytes", error.Message, StringComparison.Ordinal);
     }

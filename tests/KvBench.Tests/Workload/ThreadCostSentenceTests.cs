@@ -57,7 +57,8 @@ public sealed partial class ThreadCostSentenceTests
 
     [Theory]
     [MemberData(nameof(Figures))]
-    public void A_sentence_about_a_rate_beyond_the_cores_never_contradicts_its_figures(double oneRate, double oneCpuMicroseconds, double fourRate, double fourCpuMicroseconds)
+    public void A_sentence_about_a_rate_beyond_the_cores_never_contradicts_its_figures(
+        double oneRate, double oneCpuMicroseconds, double fourRate, double fourCpuMicroseconds)
     {
         WorkloadResult one = Result(1, oneRate, oneCpuMicroseconds);
         WorkloadResult four = Result(4, fourRate, fourCpuMicroseconds);
@@ -119,7 +120,10 @@ public sealed partial class ThreadCostSentenceTests
     [InlineData(1.0, 1.0)]
     public void A_lone_SQLite_reader_is_said_to_make_more_system_calls_only_where_it_did(double oneCalls, double fourCalls)
     {
-        WorkloadResult one = Result(1, 100_000, 8, systemCallsPerOperation: oneCalls, workload: s_mix with { Name = "read-only", Mix = new OperationMix { Read = 1 } }) with { Store = SqliteRow.WalName };
+        WorkloadResult one = Result(
+            1, 100_000, 8, systemCallsPerOperation: oneCalls,
+            workload: s_mix with { Name = "read-only", Mix = new OperationMix { Read = 1 } }) with
+        { Store = SqliteRow.WalName };
         WorkloadResult four = Result(4, 250_000, 3.6, systemCallsPerOperation: fourCalls, workload: one.Workload) with { Store = SqliteRow.WalName };
 
         IReadOnlyList<string> lines = WorkloadTables.LoneSqliteReader([one, four]);
@@ -135,8 +139,13 @@ public sealed partial class ThreadCostSentenceTests
         Assert.True(Number(calls.Groups["one"].Value) > Number(calls.Groups["four"].Value), lines[0]);
     }
 
-    /// <summary>A one-second window on two cores at <paramref name="operationsPerSecond"/>, each operation costing <paramref name="cpuMicroseconds"/> of CPU, a fifth of it in the kernel.</summary>
-    private static WorkloadResult Result(int threads, double operationsPerSecond, double cpuMicroseconds, double systemCallsPerOperation = 3, WorkloadSpec? workload = null)
+    /// <summary>
+    /// A one-second window on two cores at <paramref name="operationsPerSecond"/>, each operation costing
+    /// <paramref name="cpuMicroseconds"/> of CPU, a fifth of it in the kernel.
+    /// </summary>
+    private static WorkloadResult Result(
+        int threads, double operationsPerSecond, double cpuMicroseconds, double systemCallsPerOperation = 3,
+        WorkloadSpec? workload = null)
     {
         double cpuSeconds = cpuMicroseconds * operationsPerSecond / 1e6;
         return new WorkloadResult
@@ -145,8 +154,18 @@ public sealed partial class ThreadCostSentenceTests
             Workload = workload ?? s_mix,
             Settings = new RunSettings { Threads = threads },
             Elapsed = TimeSpan.FromSeconds(1),
-            Operations = [new OperationResult(OperationType.Read, operationsPerSecond, new LatencySummary(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1))],
-            Cost = new ProcessCost(WallSeconds: 1, UserSeconds: cpuSeconds * 0.8, SystemSeconds: cpuSeconds * 0.2, (long)Math.Round(systemCallsPerOperation * operationsPerSecond), SystemCallsUnmeasured: null, Cores: 2),
+            Operations = [
+                new OperationResult(
+                    OperationType.Read,
+                    operationsPerSecond,
+                    new LatencySummary(Count: 1, Mean: 1, P50: 1, P95: 1, P99: 1, P999: 1, Max: 1))],
+            Cost = new ProcessCost(
+                WallSeconds: 1,
+                UserSeconds: cpuSeconds * 0.8,
+                SystemSeconds: cpuSeconds * 0.2,
+                (long)Math.Round(systemCallsPerOperation * operationsPerSecond),
+                SystemCallsUnmeasured: null,
+                Cores: 2),
         };
     }
 

@@ -24,7 +24,8 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
 
     [Theory]
     [MemberData(nameof(Rows.Available), MemberType = typeof(Rows))]
-    public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name) => RunEveryYcsbPreset(name, windowsPerPreset: WindowsPerPreset, output: output);
+    public void Every_ycsb_preset_runs_on_every_row_with_every_read_right(string name) =>
+        RunEveryYcsbPreset(name, windowsPerPreset: WindowsPerPreset, output: output);
 
     /// <summary>
     /// The check, for any row (<see cref="ServerWorkloadTests"/> runs it over the server rows, with <paramref name="settings"/>
@@ -59,12 +60,18 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
                 OperationType[] missing = [.. result.Operations.Select(operation => operation.Type).Where(type => !ran.Contains(type))];
                 if ((missing.Length == 0 && checkedReads > 0) || window == windowsPerPreset)
                 {
-                    Assert.True(missing.Length == 0, $"{name} {result.Workload.Name} ran no {string.Join(" and no ", missing)} in {window} window(s); the last recorded {Counts(result)}.");
+                    Assert.True(
+                        missing.Length == 0,
+                        $"{name} {result.Workload.Name} ran no {string.Join(" and no ", missing)} in {window} " +
+                            $"window(s); the last recorded {Counts(result)}.");
                     Assert.True(checkedReads > 0, $"{name} {result.Workload.Name} checked no read in {window} window(s).");
                     break;
                 }
 
-                output?.WriteLine($"{name} {result.Workload.Name}: window {window} recorded {Counts(result)}, no {string.Join(" and no ", missing)} ({checkedReads} reads checked) and no error; running it again.");
+                output?.WriteLine(
+                    $"{name} {result.Workload.Name}: window {window} recorded {Counts(result)}, no " +
+                        $"{string.Join(" and no ", missing)} ({checkedReads} reads checked) and no error; running it " +
+                        $"again.");
                 result = WorkloadSuites.Ycsb([name], [result.Workload], settings, directory.Path).Single();
             }
         }
@@ -156,23 +163,28 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
     [Fact]
     public void Record_keys_lead_back_to_their_index()
     {
-        var records = new RecordSet(valueBytes: 64, seed: 99);
+        var records = new RecordSet(valueBytes: 64, number: 99);
         for (long index = 0; index < 10_000; index += 7)
         {
             Assert.True(records.TryIndexOf(records.Key(index), out long found));
             Assert.Equal(index, found);
         }
 
-        Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, seed: 100).Key(5), out _));
+        Assert.False(records.TryIndexOf(new RecordSet(valueBytes: 64, number: 100).Key(5), out _));
         Assert.False(records.TryIndexOf([1, 2, 3], out _));
     }
 
     /// <summary>Loads YCSB A's records into <paramref name="store"/>, then runs A, then F (read-modify-writes) on them.</summary>
-    private static (WorkloadResult First, WorkloadResult Second) LoadAThenF(IKeyValueStore store, long records, int threads, IDictionary<long, ulong>? acknowledged = null)
+    private static (WorkloadResult First, WorkloadResult Second) LoadAThenF(
+        IKeyValueStore store, long records, int threads, IDictionary<long, ulong>? acknowledged = null)
     {
         WorkloadSpec workload = YcsbWorkloads.A with { RecordCount = records };
         WorkloadRunner.Load(store, workload);
-        return (WorkloadRunner.Run(store, workload, Brief(threads), acknowledged), WorkloadRunner.Run(store, YcsbWorkloads.F with { RecordCount = records }, Brief(threads), acknowledged));
+        return (WorkloadRunner.Run(store, workload, Brief(threads), acknowledged), WorkloadRunner.Run(
+            store,
+            YcsbWorkloads.F with { RecordCount = records },
+            Brief(threads),
+            acknowledged));
     }
 
     private static WorkloadResult LoadAndRun(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
@@ -181,7 +193,8 @@ public sealed class WorkloadRunnerTests(ITestOutputHelper output)
         return WorkloadRunner.Run(store, workload, settings);
     }
 
-    private static RunSettings Brief(int threads) => new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
+    private static RunSettings Brief(int threads) =>
+        new() { Threads = threads, Warmup = TimeSpan.FromMilliseconds(50), Duration = TimeSpan.FromMilliseconds(300) };
 }
 
 /// <summary>Every YCSB preset on every server row, their servers started once for the class.</summary>
@@ -199,5 +212,6 @@ public sealed class ServerWorkloadTests(ITestOutputHelper output) : IClassFixtur
 
     [Theory]
     [MemberData(nameof(Rows.Servers), MemberType = typeof(Rows))]
-    public void Every_ycsb_preset_runs_on_every_server_row_with_every_read_right(string name) => WorkloadRunnerTests.RunEveryYcsbPreset(name, s_settings, WorkloadRunnerTests.WindowsPerPreset, output);
+    public void Every_ycsb_preset_runs_on_every_server_row_with_every_read_right(string name) =>
+        WorkloadRunnerTests.RunEveryYcsbPreset(name, s_settings, WorkloadRunnerTests.WindowsPerPreset, output);
 }

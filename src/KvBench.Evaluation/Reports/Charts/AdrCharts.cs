@@ -56,11 +56,29 @@ public static class AdrCharts
 
     /// <summary>p99 latency of each workload's operation for every row: one Mermaid chart per workload and operation.</summary>
     public static IReadOnlyList<Chart> YcsbP99(IReadOnlyList<WorkloadResult> results) =>
-        PerOperation(results, "p99", "p99 latency per row", ChartKind.Bars, new ChartAxis("Row", string.Empty), new ChartAxis("p99 latency", string.Empty), ChartOutputs.Markdown, values => TimeUnit.For(values.DefaultIfEmpty().Max()), item => [("p99", item.Result.Store, item.Operation.Latency.P99)]);
+        PerOperation(
+            results,
+            "p99",
+            "p99 latency per row",
+            ChartKind.Bars,
+            new ChartAxis("Row", string.Empty),
+            new ChartAxis("p99 latency", string.Empty),
+            ChartOutputs.Markdown,
+            values => TimeUnit.For(values.DefaultIfEmpty().Max()),
+            item => [("p99", item.Result.Store, item.Operation.Latency.P99)]);
 
     /// <summary>Latency percentiles p50 to p99.9 of each workload's operation, one line per row, log scale: one PNG per workload and operation.</summary>
     public static IReadOnlyList<Chart> YcsbPercentiles(IReadOnlyList<WorkloadResult> results) =>
-        PerOperation(results, "latency", "latency percentiles", ChartKind.Lines, new ChartAxis("Percentile", string.Empty), new ChartAxis("Latency", string.Empty, AxisScale.Log), ChartOutputs.Image, TimeUnit.ForLogScale, item => Percentiles.Select(percentile => (item.Result.Store, percentile.Name, percentile.Of(item.Operation.Latency))));
+        PerOperation(
+            results,
+            "latency",
+            "latency percentiles",
+            ChartKind.Lines,
+            new ChartAxis("Percentile", string.Empty),
+            new ChartAxis("Latency", string.Empty, AxisScale.Log),
+            ChartOutputs.Image,
+            TimeUnit.ForLogScale,
+            item => Percentiles.Select(percentile => (item.Result.Store, percentile.Name, percentile.Of(item.Operation.Latency))));
 
     /// <summary>What each row costs as it grows: median Get, Put and scan, load rate and bytes per record against record count, log-log.</summary>
     public static IReadOnlyList<Chart> Scale(IReadOnlyList<ScalePoint> points)
@@ -76,12 +94,30 @@ public static class AdrCharts
         foreach ((string id, string label, Func<ScalePoint, WorkloadResult> run, OperationType type) in latencies)
         {
             TimeUnit unit = TimeUnit.ForLogScale(points.Select(point => run(point).Of(type)?.Latency.P50 ?? 0));
-            charts.Add(ScaleChart(points, $"scale-{id}", $"{label} median latency against records, one thread", new ChartAxis($"{label} p50", unit.Symbol, AxisScale.Log), point => unit.From(run(point).Of(type)?.Latency.P50)));
+            charts.Add(
+                ScaleChart(
+                    points,
+                    $"scale-{id}",
+                    $"{label} median latency against records, one thread",
+                    new ChartAxis($"{label} p50", unit.Symbol, AxisScale.Log),
+                    point => unit.From(run(point).Of(type)?.Latency.P50)));
         }
 
-        charts.Add(ScaleChart(points, "scale-load", "Load rate against records (batches of 1,000, then Flush)", new ChartAxis("Load rate", "records/s", AxisScale.Log), point => point.LoadRecordsPerSecond));
+        charts.Add(
+            ScaleChart(
+                points,
+                "scale-load",
+                "Load rate against records (batches of 1,000, then Flush)",
+                new ChartAxis("Load rate", "records/s", AxisScale.Log),
+                point => point.LoadRecordsPerSecond));
         // The memory floor has no files: no point rather than a 0 that a log axis cannot draw.
-        charts.Add(ScaleChart(points, "scale-bytes", "Bytes on disk per record against records", new ChartAxis("Bytes on disk per record", "B", AxisScale.Log), point => point.BytesOnDisk == 0 ? null : point.BytesPerRecord));
+        charts.Add(
+            ScaleChart(
+                points,
+                "scale-bytes",
+                "Bytes on disk per record against records",
+                new ChartAxis("Bytes on disk per record", "B", AxisScale.Log),
+                point => point.BytesOnDisk == 0 ? null : point.BytesPerRecord));
         return charts;
     }
 
@@ -134,7 +170,10 @@ public static class AdrCharts
         })];
     }
 
-    /// <summary>One latency chart per workload and operation, its figures picked by <paramref name="points"/>, in the unit <paramref name="unitFor"/> picks.</summary>
+    /// <summary>
+    /// One latency chart per workload and operation, its figures picked by <paramref name="points"/>, in the unit
+    /// <paramref name="unitFor"/> picks.
+    /// </summary>
     /// <param name="results">The workload runs.</param>
     /// <param name="id">The id's first word; the workload and operation follow.</param>
     /// <param name="measure">What the title says the chart shows, after the workload and operation.</param>
@@ -174,7 +213,9 @@ public static class AdrCharts
 
     /// <summary>A chart of latencies, given in nanoseconds, drawn in <paramref name="unit"/>, which its Y axis then names.</summary>
     private static Chart Times(IEnumerable<(string Series, string Category, double? Nanoseconds)> cells, TimeUnit unit, Chart template) =>
-        Chart.Pivot(cells, cell => cell.Series, cell => cell.Category, cell => unit.From(cell.Nanoseconds), position: null, template with { Y = template.Y with { Unit = unit.Symbol } });
+        Chart.Pivot(
+            cells, cell => cell.Series, cell => cell.Category, cell => unit.From(cell.Nanoseconds), position: null,
+            template with { Y = template.Y with { Unit = unit.Symbol } });
 
     private static string WorkloadTier(IEnumerable<WorkloadResult> results) => WorkloadTier(results.Select(result => result.Store));
 

@@ -102,7 +102,9 @@ public sealed record Chart
     /// <param name="value">The item's value in the chart's Y unit, or <see langword="null"/> when it has none.</param>
     /// <param name="position">Where a category sits on a numeric X axis, or <see langword="null"/> for named categories.</param>
     /// <param name="template">Everything else: id, title, tier, kind, axes (its categories and series are replaced).</param>
-    public static Chart Pivot<T>(IEnumerable<T> items, Func<T, string> series, Func<T, string> category, Func<T, double?> value, Func<T, double>? position, Chart template)
+    public static Chart Pivot<T>(
+        IEnumerable<T> items, Func<T, string> series, Func<T, string> category, Func<T, double?> value, Func<T,
+        double>? position, Chart template)
     {
         ArgumentNullException.ThrowIfNull(template);
         List<T> list = [.. items];

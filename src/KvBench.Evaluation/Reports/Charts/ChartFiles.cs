@@ -32,9 +32,13 @@ public static class ChartFiles
     /// <param name="charts">The charts; those without <see cref="ChartOutputs.Image"/> are skipped.</param>
     /// <param name="folder">Where the data files, scripts and PNGs go; created when missing.</param>
     /// <param name="machine">The machine, for the titles.</param>
-    /// <param name="gnuplot">The gnuplot executable, or <see langword="null"/> to look for it on the PATH; a path with no file there counts as not installed.</param>
+    /// <param name="gnuplot">
+    /// The gnuplot executable, or <see langword="null"/> to look for it on the PATH; a path with no file there counts
+    /// as not installed.
+    /// </param>
     /// <param name="deadline">How long one chart may take, <see cref="Deadline"/> unless given.</param>
-    public static async Task<ChartImages> WriteAsync(IEnumerable<Chart> charts, string folder, string machine, string? gnuplot = null, TimeSpan? deadline = null)
+    public static async Task<ChartImages> WriteAsync(
+        IEnumerable<Chart> charts, string folder, string machine, string? gnuplot = null, TimeSpan? deadline = null)
     {
         ArgumentNullException.ThrowIfNull(charts);
         Directory.CreateDirectory(folder);
@@ -42,7 +46,8 @@ public static class ChartFiles
         var drawn = new HashSet<string>(StringComparer.Ordinal);
         int failed = 0;
         string? problem = gnuplot is null
-            ? $"PNG charts not drawn: gnuplot is not installed (Debian: sudo apt-get install gnuplot-nox); the data files and gnuplot scripts are in {folder}, and the markdown carries its Mermaid charts."
+            ? $"PNG charts not drawn: gnuplot is not installed (Debian: sudo apt-get install gnuplot-nox); the data " +
+                $"files and gnuplot scripts are in {folder}, and the markdown carries its Mermaid charts."
             : null;
         foreach (Chart chart in charts.Where(chart => chart.Outputs.HasFlag(ChartOutputs.Image)))
         {
@@ -94,15 +99,22 @@ public static class ChartFiles
         try
         {
             CliRunResult result = await CliProcess.RunAsync(startInfo, deadline).ConfigureAwait(false);
-            string firstError = result.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).FirstOrDefault() ?? "no error output";
+            string firstError = result.Error.Split(
+                '\n',
+                StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).FirstOrDefault()
+                ?? "no error output";
             string? failure = result.ExitCode != 0 ? $"PNG chart not drawn: gnuplot {Path.GetFileName(script)} exited with {result.ExitCode}: {firstError}"
-                : !File.Exists(image) ? $"PNG chart not drawn: gnuplot {Path.GetFileName(script)} exited with 0 but wrote no {Path.GetFileName(image)}: {firstError}"
+                : !File.Exists(image) ? $"PNG chart not drawn: gnuplot {Path.GetFileName(script)} exited with 0 but " +
+                    $"wrote no {Path.GetFileName(image)}: {firstError}"
                 : null;
             return (failure, false);
         }
         catch (TimeoutException)
         {
-            return ($"PNG charts not drawn: gnuplot {Path.GetFileName(script)} ran longer than {deadline.TotalSeconds:0.#} s and was killed; no further chart was tried.", true);
+            return (
+                $"PNG charts not drawn: gnuplot {Path.GetFileName(script)} ran longer than {deadline.TotalSeconds:0.#} s and was killed; " +
+                    $"no further chart was tried.",
+                true);
         }
         catch (Win32Exception exception)
         {

@@ -109,7 +109,12 @@ public static class GnuplotChart
             foreach (int i in Drawn(chart))
             {
                 string fill = i == 0 ? "solid 0.85" : $"pattern {s_fillPatterns[(i - 1) % s_fillPatterns.Length]}";
-                plots.Add(string.Create(s_invariant, $"{(plots.Count == 0 ? file : "\"\"")} using {i + 3}{(plots.Count == 0 ? ":xtic(1)" : string.Empty)} title \"{Text(chart.Series[i].Name)}\" lc rgb \"{Colour(i)}\" fillstyle {fill} border lc rgb \"#000000\""));
+                plots.Add(
+                    string.Create(
+                        s_invariant,
+                        $"{(plots.Count == 0 ? file : "\"\"")} using {i + 3}" +
+                            $"{(plots.Count == 0 ? ":xtic(1)" : string.Empty)} title \"{Text(chart.Series[i].Name)}" +
+                            $"\" lc rgb \"{Colour(i)}\" fillstyle {fill} border lc rgb \"#000000\""));
             }
         }
         else
@@ -121,10 +126,18 @@ public static class GnuplotChart
                 ? $"set logscale x 10\nset xrange [{Chart.Number(first / 1.3)}:{Chart.Number(last * 1.3)}]\n"
                 : $"set xrange [{Chart.Number(first - ((last - first) * 0.05) - 0.3)}:{Chart.Number(last + ((last - first) * 0.05) + 0.3)}]\n");
             // Every category is a tic at its own position, so thread and record counts read as measured, not interpolated.
-            script.Append("set xtics (").Append(string.Join(", ", chart.Categories.Select((label, i) => $"\"{Text(label)}\" {Chart.Number(Position(chart, i))}"))).Append(")\n");
+            script.Append("set xtics (").Append(
+                string.Join(
+                    ", ",
+                    chart.Categories.Select((label, i) => $"\"{Text(label)}\" {Chart.Number(Position(chart, i))}"))).Append(")\n");
             foreach (int i in Drawn(chart))
             {
-                plots.Add(string.Create(s_invariant, $"{(plots.Count == 0 ? file : "\"\"")} using 2:{i + 3} with linespoints title \"{Text(chart.Series[i].Name)}\" lc rgb \"{Colour(i)}\" lw 2 dt {(i % 5) + 1} pt {s_pointTypes[i % s_pointTypes.Length]} ps 1.3"));
+                plots.Add(
+                    string.Create(
+                        s_invariant,
+                        $"{(plots.Count == 0 ? file : "\"\"")} using 2:{i + 3} with linespoints title \"" +
+                            $"{Text(chart.Series[i].Name)}\" lc rgb \"{Colour(i)}\" lw 2 dt {(i % 5) + 1} pt " +
+                            $"{s_pointTypes[i % s_pointTypes.Length]} ps 1.3"));
             }
         }
 

@@ -18,7 +18,10 @@ public static class MermaidChart
         foreach (ChartSeries series in chart.Series)
         {
             // A category the series has no value for is left out rather than drawn as 0, which would be a measurement.
-            (string Category, double Value)[] points = [.. chart.Categories.Zip(series.Values).Where(pair => pair.Second is not null).Select(pair => (pair.First, pair.Second!.Value))];
+            (string Category, double Value)[] points = [.. chart.Categories
+                .Zip(series.Values)
+                .Where(pair => pair.Second is not null)
+                .Select(pair => (pair.First, pair.Second!.Value))];
             if (points.Length == 0)
             {
                 continue;
@@ -28,7 +31,9 @@ public static class MermaidChart
             block.AppendLine("```mermaid").AppendLine("xychart-beta");
             // Mermaid does not wrap a title: the tier goes under the X axis, whose title has the width of the chart.
             block.AppendLine($"    title \"{Text($"{chart.Title}: {series.Name}")}\"");
-            block.AppendLine($"    x-axis \"{Text($"{chart.X.Title}; acknowledged: {chart.Tier}")}\" [{string.Join(", ", points.Select(point => $"\"{Text(point.Category)}\""))}]");
+            block.AppendLine(
+                $"    x-axis \"{Text($"{chart.X.Title}; acknowledged: {chart.Tier}")}\" [" +
+                    $"{string.Join(", ", points.Select(point => $"\"{Text(point.Category)}\""))}]");
             block.AppendLine($"    y-axis \"{Text(chart.Y.Title)}, linear from 0\" 0 --> {Chart.Number(NiceCeiling(points.Max(point => point.Value)))}");
             block.AppendLine($"    {(chart.Kind == ChartKind.Bars ? "bar" : "line")} [{string.Join(", ", points.Select(point => Chart.Number(point.Value)))}]");
             block.AppendLine("```");
@@ -38,7 +43,10 @@ public static class MermaidChart
         return blocks;
     }
 
-    /// <summary>The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least <paramref name="value"/>: an axis top that reads as a round number.</summary>
+    /// <summary>
+    /// The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least <paramref name="value"/>: an axis top that
+    /// reads as a round number.
+    /// </summary>
     public static double NiceCeiling(double value)
     {
         if (value <= 0)

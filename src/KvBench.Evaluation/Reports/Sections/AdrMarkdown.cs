@@ -85,7 +85,10 @@ public sealed class AdrMarkdown
         const int Unfolded = 6;
         if (blocks.Length > Unfolded)
         {
-            Output.AppendLine(s_numbers, $"<details><summary>{blocks.Length} Mermaid charts: one series each (Mermaid draws no legend), linear from 0</summary>").AppendLine();
+            Output.AppendLine(
+                s_numbers,
+                $"<details><summary>{blocks.Length} Mermaid charts: one series each (Mermaid draws no legend), " +
+                    $"linear from 0</summary>").AppendLine();
         }
 
         foreach (string block in blocks)

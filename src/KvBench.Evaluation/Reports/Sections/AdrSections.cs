@@ -36,5 +36,6 @@ public static class AdrSections
     ];
 
     /// <summary>The names <c>kvbench adr --sections</c> takes, in the file's order: the default sections, then the server sections.</summary>
-    public static IReadOnlyList<string> Names { get; } = [.. Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).Select(section => section.Name)];
+    public static IReadOnlyList<string> Names { get; } = [
+        .. Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).Select(section => section.Name)];
 }

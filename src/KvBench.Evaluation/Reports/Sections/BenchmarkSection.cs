@@ -47,12 +47,26 @@ public sealed class BenchmarkSection : AdrSection
         ArgumentNullException.ThrowIfNull(markdown);
         StringBuilder output = markdown.Output;
         output.AppendLine("## Benchmark results").AppendLine();
-        WriteBenchmark(output, PointOperations, "PointOperations", "Put, Get and HaveKey at Buffered durability for every row, 9-byte keys, 128- and 1028-byte values, warm data (the dataset fits in the page cache).");
+        WriteBenchmark(
+            output, PointOperations, "PointOperations",
+            "Put, Get and HaveKey at Buffered durability for every row, 9-byte keys, 128- and 1028-byte values, warm " +
+                "data (the dataset fits in the page cache).");
         if (PointOperations is not null)
         {
-            markdown.Charts(AdrCharts.PointOperations(PointOperations), "Mean time per call of every catalog row (raw baselines and naive usages are in the ratio tables below). The charts show time, not operations per second: in time, the in-memory rows (FASTER holds writes in memory until Flush; Memory is the floor, not a candidate) are the short bars they are, where in operations per second they would flatten every store that writes to a file.");
+            markdown.Charts(
+                AdrCharts.PointOperations(PointOperations),
+                "Mean time per call of every catalog row (raw baselines and naive usages are in the ratio tables " +
+                    "below). The charts show time, not operations per second: in time, the in-memory rows (FASTER " +
+                    "holds writes in memory until Flush; Memory is the floor, not a candidate) are the short bars " +
+                    "they are, where in operations per second they would flatten every store that writes to a file.");
             output.AppendLine("### Beside the NexusMods record").AppendLine();
-            output.AppendLine(s_numbers, $"The decision record \"Use SqlLite as a datastore\" (NexusMods) published the table this one follows, measured on its authors' machine: its means and allocations are quoted here as published, beside this run's at {PublishedPointOperations.ValueBytes}-byte values and Buffered durability. A ratio far from 1 is a different machine, package version or usage, or (for LMDB's Put) a different durability.").AppendLine();
+            output.AppendLine(
+                s_numbers,
+                $"The decision record \"Use SqlLite as a datastore\" (NexusMods) published the table this one " +
+                    $"follows, measured on its authors' machine: its means and allocations are quoted here as " +
+                    $"published, beside this run's at {PublishedPointOperations.ValueBytes}-byte values and Buffered " +
+                    $"durability. A ratio far from 1 is a different machine, package version or usage, or (for " +
+                    $"LMDB's Put) a different durability.").AppendLine();
             PublishedPointOperations.Table(PointOperations).WriteTo(output);
         }
 
@@ -66,7 +80,9 @@ public sealed class BenchmarkSection : AdrSection
         WriteBenchmark(output, SyncedPuts, "SyncedPuts", "Put and a 100-item PutMany at Synced durability, for the rows that offer it.");
         if (SyncedPuts is not null)
         {
-            markdown.Charts(AdrCharts.SyncedPuts(SyncedPuts), "Mean time per Put and per item of a PutMany: what one device flush costs each row, and how much a batch saves.");
+            markdown.Charts(
+                AdrCharts.SyncedPuts(SyncedPuts),
+                "Mean time per Put and per item of a PutMany: what one device flush costs each row, and how much a batch saves.");
         }
     }
 
@@ -75,7 +91,10 @@ public sealed class BenchmarkSection : AdrSection
         output.AppendLine(s_numbers, $"### {benchmark}").AppendLine();
         if (report is null)
         {
-            output.AppendLine(s_numbers, $"No {benchmark} results were found. Run `dotnet run -c Release --project benchmarks/KvBench.Benchmarks` and generate this file again.").AppendLine();
+            output.AppendLine(
+                s_numbers,
+                $"No {benchmark} results were found. Run `dotnet run -c Release --project " +
+                    $"benchmarks/KvBench.Benchmarks` and generate this file again.").AppendLine();
             return;
         }
 

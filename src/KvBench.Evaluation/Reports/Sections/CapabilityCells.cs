@@ -30,7 +30,10 @@ public static class CapabilityCells
         ArgumentNullException.ThrowIfNull(growth);
         string start = growth.OpenedAtInitialSize ? $"a {Bytes(growth.InitialBytes)} start" : "empty";
         return growth.Grew
-            ? $"Yes ({Bytes(growth.WrittenBytes)} written {(growth.OpenedAtInitialSize ? "after" : "from")} {start}, no reopen{(growth.CappedByDiskFreeBytes is { } free ? $"; stopped short of {Bytes(growth.TargetBytes)}: the disk had {Bytes(free)} free" : string.Empty)})"
+            ? $"Yes ({Bytes(growth.WrittenBytes)} written {(growth.OpenedAtInitialSize ? "after" : "from")} {start}, " +
+                $"no reopen{(growth.CappedByDiskFreeBytes is { } free
+                    ? $"; stopped short of {Bytes(growth.TargetBytes)}: the disk had {Bytes(free)} free"
+                    : string.Empty)})"
             : $"No ({growth.Failure} after {Bytes(growth.WrittenBytes)} from {start})";
     }
 
@@ -60,7 +63,10 @@ public static class CapabilityCells
     {
         ArgumentNullException.ThrowIfNull(row);
         return string.Create(s_numbers, $"{Round(row.Throughput.ReadsPerSecond):N0} reads / {Round(row.Throughput.WritesPerSecond):N0} writes")
-            + (row.UnflushedWriteSurvivesKill == false || (row.UnflushedWriteSurvivesKill is null && !row.Declared.WritesSurviveKillBeforeFlush) ? " (writes held in memory until Flush)" : string.Empty);
+            + (row.UnflushedWriteSurvivesKill == false
+                || (row.UnflushedWriteSurvivesKill is null && !row.Declared.WritesSurviveKillBeforeFlush)
+                    ? " (writes held in memory until Flush)"
+                    : string.Empty);
     }
 
     /// <summary>The durability table's cells of tiers.</summary>

@@ -66,7 +66,11 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
             output.AppendLine(finding).AppendLine();
         }
 
-        output.AppendLine("Where one process at a time may write (OneWriter), the cli is the writer, since the import is the point, and the ui reads as a secondary that catches up with the writer before each look for a batch; its workload is then reads only. Where one process at a time may open the store (Exclusive), the cli's open beside the ui is refused, and the cell names the typed error it got.").AppendLine();
+        output.AppendLine(
+            "Where one process at a time may write (OneWriter), the cli is the writer, since the import is the " +
+                "point, and the ui reads as a secondary that catches up with the writer before each look for a " +
+                "batch; its workload is then reads only. Where one process at a time may open the store (Exclusive), " +
+                "the cli's open beside the ui is refused, and the cell names the typed error it got.").AppendLine();
         output.AppendLine("### The ui's latencies, alone and during the import").AppendLine();
         WorkloadTables.ContentionLatencies(results).WriteTo(output);
     }
@@ -76,14 +80,35 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
     {
         ImportContentionSettings settings = first.Settings;
         output.Append(s_numbers, $"Two real processes on one store, at {first.Durability} durability. ");
-        output.Append(s_numbers, $"The ui: {settings.UiThreads} threads, {settings.UiOperationsPerSecond:N0} operations per second in all on a fixed schedule (open loop: a latency counts from the operation's intended start, so a stall shows), ");
-        output.Append(s_numbers, $"uniform over {settings.UiRecords:N0} records of {WorkloadSpec.DefaultValueBytes} bytes, {1 - settings.UiWriteShare:0.#%} reads and {settings.UiWriteShare:0.#%} updates (each a new version of a record only that thread writes); ");
-        output.Append(s_numbers, $"{settings.Warmup.TotalSeconds:0.##} s of warm-up, then {settings.Duration.TotalSeconds:0.##} s measured alone, then the same while the cli imports new records in PutMany batches of {settings.BatchSize:N0} at full speed for {settings.ImportDuration.TotalSeconds:0.##} s. ");
-        output.Append(s_numbers, $"Visibility lag: the ui looks for the last record of the cli's next batch every {settings.PollInterval.TotalMilliseconds:0.#} ms; a batch's lag is the ui's clock when a read first found it minus the cli's clock when its PutMany returned. ");
-        output.Append("Both are `Stopwatch.GetTimestamp`, which .NET reads from `CLOCK_MONOTONIC` on Linux: one clock for every process on the machine, checked on each run by the parent (each worker's first timestamp must fall between the parent's before and after). ");
+        output.Append(
+            s_numbers,
+            $"The ui: {settings.UiThreads} threads, {settings.UiOperationsPerSecond:N0} operations per second in all " +
+                $"on a fixed schedule (open loop: a latency counts from the operation's intended start, so a stall " +
+                $"shows), ");
+        output.Append(
+            s_numbers,
+            $"uniform over {settings.UiRecords:N0} records of {WorkloadSpec.DefaultValueBytes} bytes, " +
+                $"{1 - settings.UiWriteShare:0.#%} reads and {settings.UiWriteShare:0.#%} updates (each a new " +
+                $"version of a record only that thread writes); ");
+        output.Append(
+            s_numbers,
+            $"{settings.Warmup.TotalSeconds:0.##} s of warm-up, then {settings.Duration.TotalSeconds:0.##} s " +
+                $"measured alone, then the same while the cli imports new records in PutMany batches of " +
+                $"{settings.BatchSize:N0} at full speed for {settings.ImportDuration.TotalSeconds:0.##} s. ");
+        output.Append(
+            s_numbers,
+            $"Visibility lag: the ui looks for the last record of the cli's next batch every " +
+                $"{settings.PollInterval.TotalMilliseconds:0.#} ms; a batch's lag is the ui's clock when a read " +
+                $"first found it minus the cli's clock when its PutMany returned. ");
+        output.Append(
+            "Both are `Stopwatch.GetTimestamp`, which .NET reads from `CLOCK_MONOTONIC` on Linux: one clock for " +
+                "every process on the machine, checked on each run by the parent (each worker's first timestamp must " +
+                "fall between the parent's before and after). ");
         output.Append("A batch seen before the cli's PutMany returned counts as 0. ");
         output.Append("Errors: every exception either process got from the store and every wrong read. ");
-        output.Append("Lost: after both processes ended, every record of every acknowledged batch and every ui record (at the version its last acknowledged update wrote) read back byte for byte. ");
+        output.Append(
+            "Lost: after both processes ended, every record of every acknowledged batch and every ui record (at the " +
+                "version its last acknowledged update wrote) read back byte for byte. ");
         output.AppendLine("Longer runs: `kvbench contend` (5 s per phase).").AppendLine();
     }
 }

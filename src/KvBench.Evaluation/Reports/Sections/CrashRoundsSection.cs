@@ -43,7 +43,7 @@ public sealed class CrashRoundsSection : AdrSection
                 string directory = Path.Combine(workDirectory, $"{name}-{durability}");
                 try
                 {
-                    results.Add(await CrashRounds.RunAsync(context.Cli, name, durability, directory, Rounds, seed: Rounds).ConfigureAwait(false));
+                    results.Add(await CrashRounds.RunAsync(context.Cli, name, durability, directory, Rounds, killMoments: Rounds).ConfigureAwait(false));
                 }
                 finally
                 {
@@ -76,6 +76,13 @@ public sealed class CrashRoundsSection : AdrSection
         markdown.Within(CapabilitiesSection.DurabilityChapter);
         markdown.Output.AppendLine("### Crash rounds").AppendLine();
         markdown.Output.Append(CrashTable.ToMarkdown(Results));
-        markdown.Output.AppendLine("Each round starts a writer process that puts records one at a time and acknowledges each after `Put` returned (after `Flush` for a row that holds writes in memory until then), kills it with SIGKILL at a random moment (seeded) up to 250 ms after its first acknowledgement, reopens the store and reads every acknowledged record back: Lost counts those missing or with other bytes; Torn counts records written but not yet acknowledged that came back with bytes that are neither nothing nor the record. `kvbench crash --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets the rounds here.").AppendLine();
+        markdown.Output.AppendLine(
+            "Each round starts a writer process that puts records one at a time and acknowledges each after `Put` " +
+                "returned (after `Flush` for a row that holds writes in memory until then), kills it with SIGKILL at " +
+                "a random moment (reproducible) up to 250 ms after its first acknowledgement, reopens the store and " +
+                "reads every acknowledged record back: Lost counts those missing or with other bytes; Torn counts " +
+                "records written but not yet acknowledged that came back with bytes that are neither nothing nor the " +
+                "record. `kvbench crash --store <row> --durability <tier> --dir <dir> --rounds N` runs more; " +
+                "`KVBENCH_CRASH_ROUNDS` sets the rounds here.").AppendLine();
     }
 }

@@ -44,7 +44,9 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
             return;
         }
 
-        context.Log($"Published claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of {string.Join(" and ", Settings.Volumes)}...");
+        context.Log(
+            $"Published claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of " +
+                $"{string.Join(" and ", Settings.Volumes)}...");
         await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([MariaDbRow.RowName]).ConfigureAwait(false))
         {
             Results = await Task.Run(() => PublishedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
@@ -80,12 +82,24 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
         {
             BusyTrapSettings trap = Settings.BusyTrap;
             markdown.Output.AppendLine("### The SQLITE_BUSY trap's load through MySqlConnector's pool").AppendLine();
-            markdown.Output.AppendLine(string.Create(CultureInfo.InvariantCulture, $"The write-up saw its pool of SQLite connections throw SQLITE_BUSY under asynchronous writes and MySQL's not. The same load on both: {trap.Writers} asynchronous writers, {trap.Writes:N0} writes at Buffered, each reading a record, awaiting {trap.AwaitBetweenReadAndWrite.TotalMilliseconds:0.#} ms (the application's own work), then writing its next version; SQLite's naive pool and MySqlConnector's pool each of {trap.PoolConnections} connections with a transaction per write, and both rows through `IKeyValueStore`.")).AppendLine();
+            markdown.Output.AppendLine(
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"The write-up saw its pool of SQLite connections throw SQLITE_BUSY under asynchronous writes " +
+                        $"and MySQL's not. The same load on both: {trap.Writers} asynchronous writers, " +
+                        $"{trap.Writes:N0} writes at Buffered, each reading a record, awaiting " +
+                        $"{trap.AwaitBetweenReadAndWrite.TotalMilliseconds:0.#} ms (the application's own work), " +
+                        $"then writing its next version; SQLite's naive pool and MySqlConnector's pool each of " +
+                        $"{trap.PoolConnections} connections with a transaction per write, and both rows through " +
+                        $"`IKeyValueStore`.")).AppendLine();
             SqliteTables.BusyTrap(busy).WriteTo(markdown.Output);
         }
     }
 
-    /// <summary>The four targets of <see cref="BusyTrapResults"/>, one after another, each in a directory of its own under <paramref name="workDirectory"/>.</summary>
+    /// <summary>
+    /// The four targets of <see cref="BusyTrapResults"/>, one after another, each in a directory of its own under
+    /// <paramref name="workDirectory"/>.
+    /// </summary>
     private List<BusyTrapResult> MeasureBusyTrap(string workDirectory)
     {
         var mariaDb = (ServerRow)StoreCatalog.Row(MariaDbRow.RowName);

@@ -53,8 +53,10 @@ public sealed class ServerKillRoundsSection : AdrSection
             {
                 await using PrivateServer server = await PrivateServer.StartAsync(row.Key.Name, durability).ConfigureAwait(false);
                 string storeName = Path.Combine(context.WorkDirectory, "serverkills", $"{row.Key.Name}-{durability}");
-                writerKills.Add(await CrashRounds.RunWriterKillsOnServerAsync(context.Cli, server, $"{storeName}-writer", Rounds, seed: Rounds).ConfigureAwait(false));
-                results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, seed: Rounds).ConfigureAwait(false));
+                writerKills.Add(
+                    await CrashRounds.RunWriterKillsOnServerAsync(
+                        context.Cli, server, $"{storeName}-writer", Rounds, killMoments: Rounds).ConfigureAwait(false));
+                results.Add(await CrashRounds.RunOnServerAsync(context.Cli, server, storeName, Rounds, killMoments: Rounds).ConfigureAwait(false));
             }
 
             context.Took($"Server and writer kill rounds on {row.Key.Name}");
@@ -86,7 +88,9 @@ public sealed class ServerKillRoundsSection : AdrSection
             }
             else if (!row.IsOneProcess)
             {
-                leftOut.Add($"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all at once; a member killed while the others serve is the cluster's fault test");
+                leftOut.Add(
+                    $"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all " +
+                        $"at once; a member killed while the others serve is the cluster's fault test");
             }
             else
             {
@@ -116,7 +120,19 @@ public sealed class ServerKillRoundsSection : AdrSection
         markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### A server killed").AppendLine();
         markdown.Output.Append(CrashTable.ServerKillsToMarkdown(Results));
-        markdown.Output.AppendLine("Each round starts a writer process that puts records one at a time through the row's client and acknowledges each once `Put` returned, then kills the server's whole process tree with SIGKILL at a random moment (seeded) up to 250 ms after the first acknowledgement, as a crash of the server would end it (no shutdown). The server, KvBench's own for this section alone, is started again on the same data directory and port and recovers from what the kill left; every acknowledged record is read back through it. Lost counts acknowledged records missing or with other bytes; \"within\" is how long before the kill the first lost record had been acknowledged. What a setting may lose is its documentation's promise, which speaks of a crash of the machine or of the server as each says; a kill of the server process leaves what it had handed to the operating system in the page cache, so a kill can only show what the server held in its own memory. `kvbench crash --kill Server --store <row> --durability <tier> --dir <name> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets the rounds here.").AppendLine();
+        markdown.Output.AppendLine(
+            "Each round starts a writer process that puts records one at a time through the row's client and " +
+                "acknowledges each once `Put` returned, then kills the server's whole process tree with SIGKILL at a " +
+                "random moment (reproducible) up to 250 ms after the first acknowledgement, as a crash of the server " +
+                "would end it (no shutdown). The server, KvBench's own for this section alone, is started again on " +
+                "the same data directory and port and recovers from what the kill left; every acknowledged record is " +
+                "read back through it. Lost counts acknowledged records missing or with other bytes; \"within\" is " +
+                "how long before the kill the first lost record had been acknowledged. What a setting may lose is " +
+                "its documentation's promise, which speaks of a crash of the machine or of the server as each says; " +
+                "a kill of the server process leaves what it had handed to the operating system in the page cache, " +
+                "so a kill can only show what the server held in its own memory. `kvbench crash --kill Server " +
+                "--store <row> --durability <tier> --dir <name> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets " +
+                "the rounds here.").AppendLine();
         foreach (string row in LeftOut)
         {
             markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();

@@ -117,7 +117,10 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
                 {
                     try
                     {
-                        comparisons.AddRange(await OwnBenchmarkRunner.CompareAsync(row, Endpoint(row, tier), workloads.ThreadSweep ?? [], Settings.Suites, tier, context.Log).ConfigureAwait(false));
+                        comparisons.AddRange(
+                            await OwnBenchmarkRunner.CompareAsync(
+                                row, Endpoint(row, tier), workloads.ThreadSweep ?? [], Settings.Suites, tier,
+                                context.Log).ConfigureAwait(false));
                     }
                     catch (ServerBenchmarkException error)
                     {
@@ -153,7 +156,16 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
 
         StringBuilder output = markdown.Output;
         output.AppendLine(s_numbers, $"## {Chapter}").AppendLine();
-        output.AppendLine(s_numbers, $"The server rows ({string.Join(", ", StoreCatalog.ServerNames)}) behind the same contract, each on a server from Debian's packages (installed by KvBench when missing) that KvBench started for this section on a free loopback port, in a data directory of its own, and stopped after it; beside them {(Settings.EmbeddedRows.Count > 1 ? $"{string.Join(", ", Settings.EmbeddedRows.SkipLast(1))} and {Settings.EmbeddedRows[^1]}" : string.Join(string.Empty, Settings.EmbeddedRows))}, in the client's process. Every row runs at {string.Join(", then at ", Settings.Tiers)}, each tier a chapter of its own below.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"The server rows ({string.Join(", ", StoreCatalog.ServerNames)}) behind the same contract, each on a " +
+                $"server from Debian's packages (installed by KvBench when missing) that KvBench started for this " +
+                $"section on a free loopback port, in a data directory of its own, and stopped after it; beside them " +
+                $"{(Settings.EmbeddedRows.Count > 1
+                    ? $"{string.Join(", ", Settings.EmbeddedRows.SkipLast(1))} and {Settings.EmbeddedRows[^1]}"
+                    : string.Join(string.Empty, Settings.EmbeddedRows))}" +
+                $", in the client's process. Every row runs at {string.Join(", then at ", Settings.Tiers)}, each " +
+                $"tier a chapter of its own below.").AppendLine();
         foreach (string line in NotMeasured)
         {
             output.AppendLine(s_numbers, $"- {line}");
@@ -167,7 +179,11 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         if (RoundTrips is { Count: > 0 })
         {
             output.AppendLine("### The network between client and server").AppendLine();
-            output.AppendLine("Each server row's client and server (or a cluster's members) are one machine apart by loopback TCP, replicated as the Replication column says. A round trip that asks the server for nothing, through the row's own client on one connection, one at a time: the least every call of the row costs beyond the in-process rows.").AppendLine();
+            output.AppendLine(
+                "Each server row's client and server (or a cluster's members) are one machine apart by loopback TCP, " +
+                    "replicated as the Replication column says. A round trip that asks the server for nothing, " +
+                    "through the row's own client on one connection, one at a time: the least every call of the row " +
+                    "costs beyond the in-process rows.").AppendLine();
             ServerTables.RoundTrips(RoundTrips).WriteTo(output);
         }
 
@@ -177,7 +193,11 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
             output.AppendLine(s_numbers, $"## {Chapter} at {tier}").AppendLine();
             output.AppendLine(s_numbers, $"At {tier}, {TierSentence(tier)}").AppendLine();
             WriteServerSettings(output, tier);
-            output.AppendLine("In the tables below, a server row's CPU/op and syscalls/op are the client's process alone: its server's work is in a process of its own and not counted. A server row's bytes on disk are not counted either (\"-\"): its files are the server's, in a data directory every store on that server shares.").AppendLine();
+            output.AppendLine(
+                "In the tables below, a server row's CPU/op and syscalls/op are the client's process alone: its " +
+                    "server's work is in a process of its own and not counted. A server row's bytes on disk are not " +
+                    "counted either (\"-\"): its files are the server's, in a data directory every store on that " +
+                    "server shares.").AppendLine();
             workloads.WriteTables(markdown);
             WriteOwnBenchmarks(output, [.. (OwnBenchmarks ?? []).Where(comparison => comparison.Durability == tier)]);
             WriteLineage(output, [.. Lineage.Where(comparison => comparison.Durability == tier)]);
@@ -193,7 +213,15 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         }
 
         output.AppendLine("### Each server's own benchmark beside its row").AppendLine();
-        output.AppendLine(s_numbers, $"Against the same server, after the row's runs, with values of {WorkloadSpec.DefaultValueBytes} bytes, a keyspace of {Settings.Suites.Records:N0} records loaded beforehand, as many connections as the row's threads and the same tier; the row's figures are its write-only (Put) and read-only (Get) runs of the thread sweep above. Row ÷ tool below 1: the .NET client and the row's way of storing cost that much of the server's own client's rate. The two ran one after the other, not at once, so at Synced, where a write waits for the device, a Put ratio also holds how the device's flushes differed between the two moments.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Against the same server, after the row's runs, with values of {WorkloadSpec.DefaultValueBytes} bytes, " +
+                $"a keyspace of {Settings.Suites.Records:N0} records loaded beforehand, as many connections as the " +
+                $"row's threads and the same tier; the row's figures are its write-only (Put) and read-only (Get) " +
+                $"runs of the thread sweep above. Row ÷ tool below 1: the .NET client and the row's way of storing " +
+                $"cost that much of the server's own client's rate. The two ran one after the other, not at once, so " +
+                $"at Synced, where a write waits for the device, a Put ratio also holds how the device's flushes " +
+                $"differed between the two moments.").AppendLine();
         foreach ((string tool, string method) in ToolMethods)
         {
             output.AppendLine(s_numbers, $"- {tool}: {method}.");
@@ -220,13 +248,23 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
         }
 
         output.AppendLine(s_numbers, $"### {LineageComparison.ServerRow} over loopback against {LineageComparison.InProcessRow} in-process").AppendLine();
-        output.AppendLine(s_numbers, $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the {LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte values, keyspace, threads and tier. The Gets are the like-for-like line: Garnet ÷ FASTER is what the server, its protocol and the loopback cost of the engine's in-process rate. The Puts are not the same work at the same tier: Garnet's reply waits for its append-only file's write (what its documentation says a killed server keeps; the kill rounds test it), while FASTER's Put stays in this process's memory until a checkpoint (`Flush`), and a crash of the process loses it.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Garnet stores in Tsavorite, the maintained successor of the FASTER engine that the " +
+                $"{LineageComparison.InProcessRow} row runs in the client's own process. Both rows' write-only (Put) " +
+                $"and read-only (Get) runs of the thread sweep above: the same {WorkloadSpec.DefaultValueBytes}-byte " +
+                $"values, keyspace, threads and tier. The Gets are the like-for-like line: Garnet ÷ FASTER is what " +
+                $"the server, its protocol and the loopback cost of the engine's in-process rate. The Puts are not " +
+                $"the same work at the same tier: Garnet's reply waits for its append-only file's write (what its " +
+                $"documentation says a killed server keeps; the kill rounds test it), while FASTER's Put stays in " +
+                $"this process's memory until a checkpoint (`Flush`), and a crash of the process loses it.").AppendLine();
         ServerTables.Lineage(comparisons).WriteTo(output);
     }
 
     /// <summary>What the tier means, in one sentence; each server's own setting for it is listed apart.</summary>
     private static string TierSentence(Durability durability) => durability == Durability.Synced
-        ? "a write is acknowledged once flushed to the device (the embedded rows flush every commit). A synced write waits for the device: its rate says as much about the device's flushes at that moment as about the row."
+        ? "a write is acknowledged once flushed to the device (the embedded rows flush every commit). A synced write " +
+            "waits for the device: its rate says as much about the device's flushes at that moment as about the row."
         : "a write is acknowledged once in the operating system's cache or the server's memory (the embedded rows commit without a flush).";
 
     /// <summary>Each measured server row's own setting for <paramref name="tier"/>, and the rows left out because they do not offer it.</summary>

@@ -52,9 +52,17 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         ArgumentNullException.ThrowIfNull(context);
         IReadOnlyList<string> rows = Scope.Rows();
         context.Log("Running YCSB A to F and the thread sweep on every row...");
-        (Ycsb, ThreadSweep) = WorkloadSuites.Evaluation(rows, Settings, Path.Combine(context.WorkDirectory, $"{Scope.ChartPrefix}workloads"), context.Log, options: Scope.OptionsFor);
+        (Ycsb, ThreadSweep) = WorkloadSuites.Evaluation(
+            rows,
+            Settings,
+            Path.Combine(context.WorkDirectory, $"{Scope.ChartPrefix}workloads"),
+            context.Log,
+            options: Scope.OptionsFor);
         context.Took("YCSB and the thread sweep");
-        context.Log($"Running the scale sweep ({string.Join(", ", Settings.ScaleRecords.Select(records => records.ToString("N0", s_numbers)))} records) on every row...");
+        context.Log(
+            $"Running the scale sweep (" +
+                $"{string.Join(", ", Settings.ScaleRecords.Select(records => records.ToString("N0", s_numbers)))} " +
+                $"records) on every row...");
         Scale = WorkloadSuites.Scale(rows, Settings, Path.Combine(context.WorkDirectory, $"{Scope.ChartPrefix}scale"), context.Log, options: Scope.OptionsFor);
         context.Took("The scale sweep");
         return Task.CompletedTask;
@@ -62,7 +70,12 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
 
     /// <summary>"Workload failed: ..." for each run with a wrong read or an error.</summary>
     public override IReadOnlyList<string> Problems() =>
-        [.. (Ycsb ?? []).Concat(ThreadSweep ?? []).Concat(ScaleRuns).Select(run => run.Failure).OfType<string>().Select(failure => $"Workload failed: {failure}")];
+        [.. (Ycsb ?? [])
+            .Concat(ThreadSweep ?? [])
+            .Concat(ScaleRuns)
+            .Select(run => run.Failure)
+            .OfType<string>()
+            .Select(failure => $"Workload failed: {failure}")];
 
     /// <inheritdoc/>
     public override void WriteTo(AdrMarkdown markdown)
@@ -89,24 +102,42 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         if (Ycsb is { Count: > 0 })
         {
             output.AppendLine("### YCSB core workloads").AppendLine();
-            output.AppendLine("A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian 0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to 100 records from a chosen key, 5% inserts.").AppendLine();
+            output.AppendLine(
+                "A: 50% reads, 50% updates; B: 95/5; C: reads only; F: 50% reads, 50% read-modify-writes (zipfian " +
+                    "0.99, scrambled); D: 95% reads, 5% inserts, the newest records hottest; E: 95% scans of 1 to " +
+                    "100 records from a chosen key, 5% inserts.").AppendLine();
             WorkloadTables.Ycsb(Ycsb, Scope.Durability).WriteTo(output);
-            markdown.Charts(Placed([.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)]), "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); the PNGs draw p50 to p99.9 on a log scale, one line per row.");
+            markdown.Charts(
+                Placed([.. AdrCharts.YcsbP99(Ycsb), .. AdrCharts.YcsbPercentiles(Ycsb)]),
+                "p99 latency of each workload's operations per row (Mermaid, one chart per workload and operation); " +
+                    "the PNGs draw p50 to p99.9 on a log scale, one line per row.");
         }
 
         if (ThreadSweep is { Count: > 0 })
         {
             output.AppendLine("### Threads").AppendLine();
-            output.AppendLine("Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys with new versions.").AppendLine();
+            output.AppendLine(
+                "Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys " +
+                    "with new versions.").AppendLine();
             WorkloadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
-            markdown.Charts(Placed(AdrCharts.Threads(ThreadSweep)), "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
+            markdown.Charts(
+                Placed(AdrCharts.Threads(ThreadSweep)),
+                "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; " +
+                    "PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
             WorkloadTables.WriteThreadCosts(output, ThreadSweep);
         }
 
         if (Scale is { Count: > 0 })
         {
             output.AppendLine("### Scale").AppendLine();
-            output.AppendLine(s_numbers, $"Each row loaded to {string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))} records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the lengths of every file in the row's directory after the load and Flush added up, not the blocks the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
+            output.AppendLine(
+                s_numbers,
+                $"Each row loaded to " +
+                    $"{string.Join(", ", Scale.Select(point => point.Records).Distinct().Select(records => records.ToString("N0", s_numbers)))}" +
+                    $" records in turn (batches of 1,000, then Flush) in one directory; at each size, one thread of " +
+                    $"Gets, one of Puts and one of scans of 1 to 100 records, uniform keys. Bytes on disk: the " +
+                    $"lengths of every file in the row's directory after the load and Flush added up, not the blocks " +
+                    $"the file system gave them (FileSystem's one small file per record takes a whole block each).").AppendLine();
             WorkloadTables.Scale(Scale, Scope.Durability).WriteTo(output);
             markdown.Charts(Placed(AdrCharts.Scale(Scale)), "What each row costs as it grows, log-log: a flat line does not slow down with size.");
         }
@@ -135,8 +166,31 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
             return;
         }
 
-        output.AppendLine(s_numbers, $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, {sample.Workload.ValueBytes}-byte values) in a fresh directory at {Scope.Durability} durability, then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed into a histogram (p50 to max per operation, not per iteration), every read checked against the versions written for its key. On {machine.LogicalCores} logical cores, runs of more threads than cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` (5 s per run).").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Every row loaded with {sample.Workload.RecordCount:N0} records (9-byte keys, " +
+                $"{sample.Workload.ValueBytes}-byte values) in a fresh directory at {Scope.Durability} durability, " +
+                $"then driven by the workload runner: closed loop, {sample.Settings.Warmup.TotalSeconds:0.##} s of " +
+                $"warm-up and {sample.Settings.Duration.TotalSeconds:0.##} s measured per run, every operation timed " +
+                $"into a histogram (p50 to max per operation, not per iteration), every read checked against the " +
+                $"versions written for its key. On {machine.LogicalCores} logical cores, runs of more threads than " +
+                $"cores measure contention, not parallelism. Longer runs: `kvbench ycsb` and `kvbench sweep threads` " +
+                $"(5 s per run).").AppendLine();
         string? unmeasured = WorkloadTables.SystemCallsUnmeasured([.. Ycsb ?? [], .. ThreadSweep ?? [], .. ScaleRuns]);
-        output.AppendLine(s_numbers, $"CPU/op is the process's CPU time (user and system, every thread, the runtime's and the runner's own work included: the same runner for every row) over the measured window, divided by the operations completed in it; of it system is that time split in the proportion the kernel split the run's own threads' time between user and kernel over their lives (warm-up and window, the same work), as Linux splits a process's time by its timer ticks over the process's whole life, which over one window late in a long run can read all user or all system; and since the kernel splits by sampling a tick at a time, a split resting on under {ProcessCost.MinimumSplitCpuSeconds:0.#} s of the run's threads' CPU time is not printed (\"unsplit\", with the CPU time it had), too few samples to tell a minority mode from none; syscalls/op counts the system calls of the run's threads with the kernel's own counter (perf_event_open on the raw_syscalls:sys_enter tracepoint: an increment per call, not a tracer){(unmeasured is not null ? $"; here system calls were {unmeasured}" : string.Empty)}. This machine has {machine.LogicalCores} logical cores.").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"CPU/op is the process's CPU time (user and system, every thread, the runtime's and the runner's own " +
+                $"work included: the same runner for every row) over the measured window, divided by the operations " +
+                $"completed in it; of it system is that time split in the proportion the kernel split the run's own " +
+                $"threads' time between user and kernel over their lives (warm-up and window, the same work), as " +
+                $"Linux splits a process's time by its timer ticks over the process's whole life, which over one " +
+                $"window late in a long run can read all user or all system; and since the kernel splits by sampling " +
+                $"a tick at a time, a split resting on under {ProcessCost.MinimumSplitCpuSeconds:0.#} s of the run's " +
+                $"threads' CPU time is not printed (\"unsplit\", with the CPU time it had), too few samples to tell " +
+                $"a minority mode from none; syscalls/op counts the system calls of the run's threads with the " +
+                $"kernel's own counter (perf_event_open on the raw_syscalls:sys_enter tracepoint: an increment per " +
+                $"call, not a tracer)" +
+                $"{(unmeasured is not null ? $"; here system calls were {unmeasured}" : string.Empty)}. This machine " +
+                $"has {machine.LogicalCores} logical cores.").AppendLine();
     }
 }

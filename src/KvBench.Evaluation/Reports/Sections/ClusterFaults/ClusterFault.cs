@@ -44,7 +44,10 @@ public static partial class ClusterFault
 
         // A single server at Synced where it offers it: what a replica adds is set beside a server that syncs too.
         await using IFaultableServer server = row.IsOneProcess
-            ? await PrivateServer.StartAsync(row.Name, row.OpensAt(Durability.Synced) ? Durability.Synced : Durability.Buffered, cancellationToken).ConfigureAwait(false)
+            ? await PrivateServer.StartAsync(
+                row.Name,
+                row.OpensAt(Durability.Synced) ? Durability.Synced : Durability.Buffered,
+                cancellationToken).ConfigureAwait(false)
             : await PrivateCluster.StartAsync(row.Name, cancellationToken).ConfigureAwait(false);
         string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-fault-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
@@ -53,7 +56,8 @@ public static partial class ClusterFault
             var options = new ServerStoreOptions { Directory = directory, Durability = server.Durability, Endpoint = server.Endpoint };
             if (settings.RelaxedReads)
             {
-                options = row.WithRelaxedReads(options) ?? throw new NotSupportedException($"{row.Name} offers no reads without a quorum; its reads are always its own.");
+                options = row.WithRelaxedReads(options)
+                    ?? throw new NotSupportedException($"{row.Name} offers no reads without a quorum; its reads are always its own.");
             }
 
             using IKeyValueStore store = StoreCatalog.Open(row.Name, options);
@@ -66,7 +70,9 @@ public static partial class ClusterFault
     }
 
     /// <summary>Runs one fault on <paramref name="cluster"/> through <paramref name="store"/>, opened on it by the caller.</summary>
-    internal static async Task<ClusterFaultResult> RunAsync(IFaultableServer cluster, IKeyValueStore store, ClusterFaultSettings settings, CancellationToken cancellationToken)
+    internal static async Task<ClusterFaultResult> RunAsync(
+        IFaultableServer cluster, IKeyValueStore store, ClusterFaultSettings settings,
+        CancellationToken cancellationToken)
     {
         byte[][] keys = [.. Enumerable.Range(0, settings.Records).Select(index => Encoding.ASCII.GetBytes($"fault:{index:D6}"))];
         store.PutMany([.. keys.Select(key => new KeyValuePair<byte[], byte[]>(key, Value(0, settings.ValueBytes)))]);
@@ -108,9 +114,11 @@ public static partial class ClusterFault
                 // (key % Clients), so a key's versions are written one after another and a newer version is never
                 // overwritten by an older one that happened to arrive later; it reads any key.
                 var run = new ClientRun();
-                var random = new Random(settings.Seed + client);
+                var random = new Random(settings.RandomStream + client);
                 int owned = (keys.Length - client + settings.Clients - 1) / settings.Clients;
-                for (long due = start + (client * interval); due < Volatile.Read(ref end) && !cancellationToken.IsCancellationRequested; due += settings.Clients * interval)
+                for (long due = start + (client * interval);
+                    due < Volatile.Read(ref end) && !cancellationToken.IsCancellationRequested;
+                    due += settings.Clients * interval)
                 {
                     WaitUntil(due);
                     if (due >= Volatile.Read(ref end))
@@ -161,7 +169,10 @@ public static partial class ClusterFault
         (int lost, int? leaderAfter) = await ReadBackAsync(cluster, store, keys, acknowledged, cancellationToken).ConfigureAwait(false);
         // The fault's moment, then every acknowledged update from then on: the widest gap between two is how long updates
         // stopped. Not "the first update after the fault": one sent while the kill was still under way may land first.
-        long[] acknowledgedFromFault = [faultedAt, .. operations.Where(operation => operation.Write && operation.Ok && operation.Done >= faultedAt).Select(operation => operation.Done).Order()];
+        long[] acknowledgedFromFault = [faultedAt, .. operations
+            .Where(operation => operation.Write && operation.Ok && operation.Done >= faultedAt)
+            .Select(operation => operation.Done)
+            .Order()];
         double? longestStall = acknowledgedFromFault.Length < 2
             ? null
             : acknowledgedFromFault.Zip(acknowledgedFromFault.Skip(1), (earlier, later) => (double)(later - earlier) / Stopwatch.Frequency).Max();
@@ -185,7 +196,9 @@ public static partial class ClusterFault
     /// Once the member is back and a leader elected, reads every key (each read retried until it returns, within
     /// <see cref="s_settleTimeout"/>): how many hold a version older than the one last acknowledged, and which member leads.
     /// </summary>
-    private static async Task<(int Lost, int? Leader)> ReadBackAsync(IFaultableServer cluster, IKeyValueStore store, byte[][] keys, long[] acknowledged, CancellationToken cancellationToken)
+    private static async Task<(int Lost, int? Leader)> ReadBackAsync(
+        IFaultableServer cluster, IKeyValueStore store, byte[][] keys, long[] acknowledged,
+        CancellationToken cancellationToken)
     {
         using var settle = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         settle.CancelAfter(s_settleTimeout);
@@ -216,7 +229,9 @@ public static partial class ClusterFault
                 {
                     if (settle.IsCancellationRequested)
                     {
-                        throw new TimeoutException($"{cluster.Row.Name} answered no read within {s_settleTimeout.TotalSeconds:0} s after the run: {error.Message}", error);
+                        throw new TimeoutException(
+                            $"{cluster.Row.Name} answered no read within {s_settleTimeout.TotalSeconds:0} s after the run: {error.Message}",
+                            error);
                     }
 
                     await Task.Delay(TimeSpan.FromMilliseconds(100), CancellationToken.None).ConfigureAwait(false);

@@ -14,13 +14,22 @@ public sealed record FaultPhaseLatency(int Operations, int Failed, double P99Mil
 /// <param name="Member">The index of the member faulted.</param>
 /// <param name="LeaderAfter">The index of the member that led once the run was over.</param>
 /// <param name="WritesAcknowledged">Updates the cluster acknowledged.</param>
-/// <param name="LostAfterRun">Keys whose value, read once the member was back and a leader elected, was older than the last write acknowledged for it: 0 for a cluster that keeps its promise.</param>
+/// <param name="LostAfterRun">
+/// Keys whose value, read once the member was back and a leader elected, was older than the last write acknowledged for
+/// it: 0 for a cluster that keeps its promise.
+/// </param>
 /// <param name="Reads">Reads that returned.</param>
 /// <param name="StaleReads">Reads that returned a value older than a write acknowledged before the read was sent.</param>
 /// <param name="Errors">The errors the client saw, by kind, with how often.</param>
-/// <param name="LongestStallSeconds">The longest time, from the fault on, without an acknowledged update (from the fault to the first, or between two): how long updates stopped; <see langword="null"/> when none was acknowledged after the fault.</param>
+/// <param name="LongestStallSeconds">
+/// The longest time, from the fault on, without an acknowledged update (from the fault to the first, or between two):
+/// how long updates stopped; <see langword="null"/> when none was acknowledged after the fault.
+/// </param>
 /// <param name="Before">Latency of the operations that returned before the fault.</param>
-/// <param name="During">Latency of the operations still out when the fault began or due while the member was faulted: a call sent to a member just before it was paused waits with it.</param>
+/// <param name="During">
+/// Latency of the operations still out when the fault began or due while the member was faulted: a call sent to a
+/// member just before it was paused waits with it.
+/// </param>
 /// <param name="After">Latency of the operations due after it was back.</param>
 public sealed record ClusterFaultResult(
     string Row,

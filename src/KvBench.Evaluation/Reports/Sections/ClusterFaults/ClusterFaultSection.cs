@@ -83,7 +83,9 @@ public sealed class ClusterFaultSection : AdrSection
 
             if (row.IsOneProcess && !row.OpensAt(Durability.Synced))
             {
-                leftOut.Add($"{row.Name}: offers no Synced tier, so a kill of its one server would be set beside replicas that sync every update; its kills are in the server kill rounds");
+                leftOut.Add(
+                    $"{row.Name}: offers no Synced tier, so a kill of its one server would be set beside replicas " +
+                        $"that sync every update; its kills are in the server kill rounds");
                 continue;
             }
 
@@ -91,7 +93,10 @@ public sealed class ClusterFaultSection : AdrSection
             {
                 // The same load with the one server, at Synced, killed: what the cluster rows' replicas change.
                 context.Log($"Cluster faults: {row.Name}'s one server killed under the same load...");
-                results.Add(await ClusterFault.RunAsync(row.Name, Settings with { Fault = MemberFault.Kill, Target = FaultTarget.Leader }).ConfigureAwait(false));
+                results.Add(
+                    await ClusterFault.RunAsync(
+                        row.Name,
+                        Settings with { Fault = MemberFault.Kill, Target = FaultTarget.Leader }).ConfigureAwait(false));
                 continue;
             }
 
@@ -110,7 +115,15 @@ public sealed class ClusterFaultSection : AdrSection
             // from what it had.
             if (row.WithRelaxedReads(new ServerStoreOptions { Directory = context.WorkDirectory }) is not null)
             {
-                results.Add(await ClusterFault.RunAsync(row.Name, Settings with { Fault = MemberFault.Pause, Target = FaultTarget.Leader, RelaxedReads = true }).ConfigureAwait(false));
+                results.Add(
+                    await ClusterFault.RunAsync(
+                        row.Name,
+                        Settings with
+                        {
+                            Fault = MemberFault.Pause,
+                            Target = FaultTarget.Leader,
+                            RelaxedReads = true,
+                        }).ConfigureAwait(false));
             }
 
             context.Took($"Cluster faults on {row.Name}");
@@ -124,8 +137,20 @@ public sealed class ClusterFaultSection : AdrSection
     /// <inheritdoc/>
     public override IReadOnlyList<string> Problems() =>
     [
-        .. (Results ?? []).Where(result => result.LostAfterRun > 0).Select(result => $"{result.Row} lost {result.LostAfterRun} acknowledged updates when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault})."),
-        .. (Results ?? []).Where(result => result.StaleReads > 0 && !result.Settings.RelaxedReads && StoreCatalog.Row(result.Row) is ServerRow { LinearizableReads: true }).Select(result => $"{result.Row} served {result.StaleReads} stale reads when its {result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault}), while it declares its reads linearizable."),
+        .. (Results ?? [])
+            .Where(result => result.LostAfterRun > 0)
+            .Select(result =>
+                $"{result.Row} lost {result.LostAfterRun} acknowledged updates when its " +
+                    $"{result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault})."),
+        .. (Results ?? [])
+            .Where(result =>
+                result.StaleReads > 0
+                    && !result.Settings.RelaxedReads
+                    && StoreCatalog.Row(result.Row) is ServerRow { LinearizableReads: true })
+            .Select(result =>
+                $"{result.Row} served {result.StaleReads} stale reads when its " +
+                    $"{result.Settings.Target.ToString().ToLowerInvariant()} was faulted ({result.Settings.Fault}), " +
+                    $"while it declares its reads linearizable."),
     ];
 
     /// <inheritdoc/>
@@ -140,7 +165,14 @@ public sealed class ClusterFaultSection : AdrSection
         markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### A cluster member killed or paused under load").AppendLine();
         markdown.Output.Append(ClusterFaultTable.ToMarkdown(Results));
-        markdown.Output.AppendLine("Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member neither answers nor learns it was away. Each row of one server (replication none) that offers Synced was killed under the same load, on a server of its own at Synced, and started again on its data: what the cluster's replicas change. The members share this machine's one disk and two cores, so an election here is no faster than on separate machines, and every update is synced on each member's disk before it is acknowledged. `kvbench cluster fault --store <row> --faults Kill Pause --members Leader Follower` runs these alone.").AppendLine();
+        markdown.Output.AppendLine(
+            "Pausing with SIGSTOP stands in for a partition, as etcd's own functional tests use it: the member " +
+                "neither answers nor learns it was away. Each row of one server (replication none) that offers " +
+                "Synced was killed under the same load, on a server of its own at Synced, and started again on its " +
+                "data: what the cluster's replicas change. The members share this machine's one disk and two cores, " +
+                "so an election here is no faster than on separate machines, and every update is synced on each " +
+                "member's disk before it is acknowledged. `kvbench cluster fault --store <row> --faults Kill Pause " +
+                "--members Leader Follower` runs these alone.").AppendLine();
         if (Requests is { Count: > 0 })
         {
             markdown.Output.AppendLine("### Batched writes and relaxed reads on a cluster").AppendLine();

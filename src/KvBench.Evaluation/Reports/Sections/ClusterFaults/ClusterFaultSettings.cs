@@ -20,7 +20,11 @@ public enum FaultTarget
 /// </summary>
 public sealed record ClusterFaultSettings
 {
-    /// <summary>Operations sent per second, open loop: each is due at its own time whether or not the last returned. Default: 100, well below what a synced three-member etcd takes from one client, so a stall is the fault's and not the load's.</summary>
+    /// <summary>
+    /// Operations sent per second, open loop: each is due at its own time whether or not the last returned. Default:
+    /// 100, well below what a synced three-member etcd takes from one client, so a stall is the fault's and not the
+    /// load's.
+    /// </summary>
     public int Rate { get; init; } = 100;
 
     /// <summary>
@@ -61,8 +65,11 @@ public sealed record ClusterFaultSettings
     /// <summary>Load after the member is back. Default: 4 s.</summary>
     public TimeSpan After { get; init; } = TimeSpan.FromSeconds(4);
 
-    /// <summary>The seed of the keys and the mix: two runs send the same operations.</summary>
-    public int Seed { get; init; } = 20261126;
+    /// <summary>
+    /// The first of the clients' random streams (client c draws from stream + c), for the keys and the mix: two runs
+    /// send the same operations.
+    /// </summary>
+    public int RandomStream { get; init; } = 20261126;
 
     /// <summary>A few seconds in all, for the tests' short form.</summary>
     public static ClusterFaultSettings Short { get; } = new()
@@ -78,7 +85,10 @@ public sealed record ClusterFaultSettings
     {
         if (Rate <= 0 || Records <= 0 || Clients <= 0 || ValueBytes < sizeof(long) || ReadFraction is < 0 or > 1)
         {
-            throw new ArgumentException($"A cluster fault needs a rate and records of at least 1, values of at least {sizeof(long)} bytes and a read share from 0 to 1 (got {Rate}/s, {Records}, {ValueBytes} B, {ReadFraction}), and at least one client (got {Clients}).");
+            throw new ArgumentException(
+                $"A cluster fault needs a rate and records of at least 1, values of at least {sizeof(long)} bytes " +
+                    $"and a read share from 0 to 1 (got {Rate}/s, {Records}, {ValueBytes} B, {ReadFraction}), and at " +
+                    $"least one client (got {Clients}).");
         }
 
         if (Before <= TimeSpan.Zero || During <= TimeSpan.Zero || After <= TimeSpan.Zero)

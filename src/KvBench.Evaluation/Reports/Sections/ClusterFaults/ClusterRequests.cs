@@ -16,8 +16,13 @@ namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 /// <param name="SinglePerSecond">Records per second, one <c>Put</c> each.</param>
 /// <param name="BatchedPerSecond">Records per second through <c>PutMany</c> of <paramref name="BatchSize"/>.</param>
 /// <param name="ReadsPerSecond">Gets per second with the row's own reads (etcd's linearizable).</param>
-/// <param name="RelaxedReadsPerSecond">Gets per second without a quorum (etcd's serializable), or <see langword="null"/> for a row that offers no such reads.</param>
-public sealed record ClusterRequestsResult(string Row, Durability Durability, int Records, int BatchSize, double SinglePerSecond, double BatchedPerSecond, double ReadsPerSecond, double? RelaxedReadsPerSecond)
+/// <param name="RelaxedReadsPerSecond">
+/// Gets per second without a quorum (etcd's serializable), or <see langword="null"/> for a row that offers no such
+/// reads.
+/// </param>
+public sealed record ClusterRequestsResult(
+    string Row, Durability Durability, int Records, int BatchSize, double SinglePerSecond, double BatchedPerSecond,
+    double ReadsPerSecond, double? RelaxedReadsPerSecond)
 {
     /// <summary>How many times as many records a second batches wrote.</summary>
     public double BatchSpeedup => BatchedPerSecond / SinglePerSecond;
@@ -33,7 +38,8 @@ public static class ClusterRequests
 {
     /// <summary>Measures <paramref name="rowName"/> on a new cluster, stopped and deleted afterwards.</summary>
     /// <exception cref="InvalidDataException">A record read back did not hold what was written last.</exception>
-    public static async Task<ClusterRequestsResult> RunAsync(string rowName, int records = 500, int batchSize = 100, CancellationToken cancellationToken = default)
+    public static async Task<ClusterRequestsResult> RunAsync(
+        string rowName, int records = 500, int batchSize = 100, CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(records, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);

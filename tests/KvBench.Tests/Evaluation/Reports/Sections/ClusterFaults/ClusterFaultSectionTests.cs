@@ -41,7 +41,11 @@ public sealed class ClusterFaultSectionTests
         section.WriteTo(markdown);
 
         string text = markdown.Output.ToString();
-        Assert.Contains("etcd | Raft, 3 members on this machine | Kill leader | 1 | 250 | 0 | 240 | 0 | 4 StoreUnavailableException (Unavailable) | 1.75 s | 12.5 / 20.0 |", text, StringComparison.Ordinal);
+        Assert.Contains(
+            "etcd | Raft, 3 members on this machine | Kill leader | 1 | 250 | 0 | 240 | 0 | 4 " +
+                "StoreUnavailableException (Unavailable) | 1.75 s | 12.5 / 20.0 |",
+            text,
+            StringComparison.Ordinal);
         Assert.Contains("kvbench cluster fault", text, StringComparison.Ordinal);
     }
 

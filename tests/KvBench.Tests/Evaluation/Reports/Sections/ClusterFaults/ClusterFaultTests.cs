@@ -42,9 +42,12 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
 
     [Theory]
     [MemberData(nameof(Faults))]
-    public async Task A_cluster_loses_nothing_it_acknowledged_when_one_member_is_faulted_and_takes_updates_again(string row, MemberFault fault, FaultTarget target, bool relaxedReads)
+    public async Task A_cluster_loses_nothing_it_acknowledged_when_one_member_is_faulted_and_takes_updates_again(
+        string row, MemberFault fault, FaultTarget target, bool relaxedReads)
     {
-        ClusterFaultResult result = await ClusterFault.RunAsync(row, ClusterFaultSettings.Short with { Fault = fault, Target = target, RelaxedReads = relaxedReads });
+        ClusterFaultResult result = await ClusterFault.RunAsync(
+            row,
+            ClusterFaultSettings.Short with { Fault = fault, Target = target, RelaxedReads = relaxedReads });
         output.WriteLine(ClusterFaultTable.ToMarkdown([result]));
 
         Assert.True(result.WritesAcknowledged > 0, "No update was acknowledged.");
@@ -69,15 +72,21 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
         ClusterRequestsResult result = await ClusterRequests.RunAsync(row, records: 60, batchSize: 20);
         output.WriteLine(ClusterFaultTable.RequestsToMarkdown([result]));
 
-        Assert.True(result.SinglePerSecond > 0 && result.BatchedPerSecond > 0 && result.ReadsPerSecond > 0, $"{result.SinglePerSecond}, {result.BatchedPerSecond} and {result.ReadsPerSecond} a second.");
-        Assert.Equal(((ServerRow)StoreCatalog.Row(row)).WithRelaxedReads(new ServerStoreOptions { Directory = "." }) is not null, result.RelaxedReadsPerSecond is > 0);
+        Assert.True(
+            result.SinglePerSecond > 0 && result.BatchedPerSecond > 0 && result.ReadsPerSecond > 0,
+            $"{result.SinglePerSecond}, {result.BatchedPerSecond} and {result.ReadsPerSecond} a second.");
+        Assert.Equal(
+            ((ServerRow)StoreCatalog.Row(row)).WithRelaxedReads(new ServerStoreOptions { Directory = "." }) is not null,
+            result.RelaxedReadsPerSecond is > 0);
         Assert.Equal(60, result.Records);
     }
 
     [Fact]
     public async Task The_command_refuses_a_follower_of_one_server_and_an_embedded_row_in_one_line()
     {
-        CliRunResult follower = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", RedisRow.RowName, "--members", "Follower"], TimeSpan.FromSeconds(60));
+        CliRunResult follower = await KvBenchCli.Locate().RunAsync(
+            ["cluster", "fault", "--store", RedisRow.RowName, "--members", "Follower"],
+            TimeSpan.FromSeconds(60));
         CliRunResult embedded = await KvBenchCli.Locate().RunAsync(["cluster", "fault", "--store", SqliteRow.WalName], TimeSpan.FromSeconds(60));
 
         Assert.Equal(ExitCodes.Usage, follower.ExitCode);
