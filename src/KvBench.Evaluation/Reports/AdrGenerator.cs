@@ -2,6 +2,8 @@ using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.Contention;
 
 namespace KvBench.Evaluation.Reports;
 

@@ -9,6 +9,8 @@ using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Redis;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.Servers;
 
 using static KvBench.Tests.Cli.InProcessCli;
 

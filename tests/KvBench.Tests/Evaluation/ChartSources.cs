@@ -4,13 +4,15 @@ using System.Text.RegularExpressions;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
-using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Faster;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
+using KvBench.Evaluation.Reports.Sections.PointOperations;
+using KvBench.Evaluation.Reports.Sections.Workloads;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
 
 namespace KvBench.Tests.Evaluation;
 

@@ -1,6 +1,7 @@
 using System.Text;
 
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.PointOperations;
 
 namespace KvBench.Tests.Evaluation;
 

@@ -1,11 +1,11 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores.Faster;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Sqlite;
+using KvBench.Evaluation.Reports.Sections.Contention;
 
 using Xunit.Abstractions;
 

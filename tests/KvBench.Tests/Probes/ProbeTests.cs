@@ -8,6 +8,7 @@ using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Tests.Conformance;
 using KvBench.Tests.MultiProcess;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
 
 namespace KvBench.Tests.Probes;
 

@@ -1,8 +1,8 @@
 using KvBench.Core;
-using KvBench.Evaluation.Servers;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Conformance;
+using KvBench.Evaluation.Reports.Sections.Servers;
 
 namespace KvBench.Tests.Servers;
 

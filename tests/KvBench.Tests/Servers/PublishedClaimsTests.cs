@@ -1,11 +1,11 @@
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Evaluation.Servers;
-using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.MariaDb;
 using KvBench.Stores.Sqlite;
+using KvBench.Evaluation.Reports.Sections.Claims;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 
 using Xunit.Abstractions;
 

@@ -1,12 +1,13 @@
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
-using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Faster;
 using KvBench.Stores.Redis;
 using KvBench.Stores.Servers;
+using KvBench.Evaluation.Reports.Sections.Servers;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 
 namespace KvBench.Tests.Servers;
 

@@ -3,10 +3,9 @@ using System.CommandLine;
 using KvBench.Cli;
 using KvBench.Core;
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Reports.Sections;
-using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.Sqlite;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 
 namespace KvBench.Tests.Sqlite;
 

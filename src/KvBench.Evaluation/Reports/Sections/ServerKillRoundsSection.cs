@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

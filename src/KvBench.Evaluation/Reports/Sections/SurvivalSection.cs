@@ -1,3 +1,5 @@
+using KvBench.Evaluation.Reports.Sections.Capabilities;
+
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>

@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Stores;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

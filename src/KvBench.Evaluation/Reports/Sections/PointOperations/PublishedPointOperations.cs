@@ -1,6 +1,7 @@
 using System.Globalization;
 
-namespace KvBench.Evaluation.Reports;
+
+namespace KvBench.Evaluation.Reports.Sections.PointOperations;
 
 /// <summary>
 /// The point-operation table the NexusMods decision record "Use SqlLite as a datastore" published (BenchmarkDotNet,

@@ -5,7 +5,8 @@ using System.Text.RegularExpressions;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Reports.Charts;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.PointOperations;
 
 /// <summary>
 /// The latest BenchmarkDotNet tables (point operations and synced puts), the NexusMods record's published figures

@@ -5,7 +5,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Workload;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.Workloads;
 
 /// <summary>
 /// YCSB A to F, the thread sweep and the scale sweep on every row, all through the workload runner. A run with a wrong

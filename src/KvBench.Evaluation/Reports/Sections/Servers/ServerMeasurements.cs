@@ -1,6 +1,7 @@
 using KvBench.Core;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>The loopback round trip of one server row, through the row's own client.</summary>
 /// <param name="Row">The server row.</param>

@@ -5,7 +5,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.Contention;
 
 /// <summary>
 /// The question KvBench exists for: the ui's latencies alone and while the cli imports, two real processes on one

@@ -5,7 +5,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Probes;
 using KvBench.Stores;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.Capabilities;
 
 /// <summary>
 /// The "Considered Options" table of the NexusMods decision record "Use SqlLite as a datastore" with every cell

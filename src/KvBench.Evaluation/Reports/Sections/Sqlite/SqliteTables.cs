@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Text;
 
-using KvBench.Evaluation.Sqlite;
 
-namespace KvBench.Evaluation.Reports;
+
+namespace KvBench.Evaluation.Reports.Sections.Sqlite;
 
 /// <summary>The SQLite suites' results as markdown: the tables the CLI prints and the ADR file's SQLite section.</summary>
 public static class SqliteTables

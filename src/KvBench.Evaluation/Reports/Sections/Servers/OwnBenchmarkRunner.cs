@@ -2,7 +2,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>
 /// Runs each server's own benchmark tool beside its row's Puts and Gets of the thread sweep: same server, value size,

@@ -7,7 +7,8 @@ using KvBench.Stores;
 using KvBench.Stores.MariaDb;
 using KvBench.Stores.Sqlite;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Claims;
 
 /// <summary>How a batch's writes are issued.</summary>
 public enum WriteMode

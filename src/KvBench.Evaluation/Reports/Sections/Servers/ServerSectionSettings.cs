@@ -1,9 +1,9 @@
 using KvBench.Core;
-using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>How the server section measures: the workload suites' lengths, the tier, the embedded rows beside the servers, the round trips timed.</summary>
 public sealed record ServerSectionSettings

@@ -4,7 +4,8 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Sqlite;
 
-namespace KvBench.Evaluation.Sqlite;
+
+namespace KvBench.Evaluation.Reports.Sections.Sqlite;
 
 /// <summary>How long and how hard the SQLite suites run.</summary>
 public sealed record SqliteSuiteSettings

@@ -1,8 +1,8 @@
 using System.Globalization;
 
-using KvBench.Evaluation.Servers;
 
-namespace KvBench.Evaluation.Reports;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>The server section's own tables: what the loopback adds to a call, and each row beside its server's own benchmark.</summary>
 public static class ServerTables

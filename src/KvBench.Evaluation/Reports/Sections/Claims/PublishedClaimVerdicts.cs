@@ -2,7 +2,8 @@ using System.Globalization;
 
 using KvBench.Core;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Claims;
 
 /// <summary>One claim of the write-up, what was measured for it, and whether it held.</summary>
 /// <param name="Claim">The claim, in the write-up's words where it has them.</param>

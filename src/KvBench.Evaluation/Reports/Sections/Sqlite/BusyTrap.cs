@@ -8,7 +8,8 @@ using KvBench.Stores.MariaDb;
 using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
-namespace KvBench.Evaluation.Sqlite;
+
+namespace KvBench.Evaluation.Reports.Sections.Sqlite;
 
 /// <summary>How hard the busy trap pushes.</summary>
 public sealed record BusyTrapSettings

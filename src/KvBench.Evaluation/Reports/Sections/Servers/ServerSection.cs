@@ -2,12 +2,13 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
-using KvBench.Evaluation.Servers;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Workloads;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>
 /// The server rows beside embedded ones (<c>kvbench adr --servers</c>, the evaluation's <c>-- --servers</c>): their

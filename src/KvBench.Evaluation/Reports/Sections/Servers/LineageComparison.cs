@@ -2,7 +2,8 @@ using KvBench.Core;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>
 /// Garnet over loopback against FASTER in the client's process, from one thread sweep: the same value size, threads,

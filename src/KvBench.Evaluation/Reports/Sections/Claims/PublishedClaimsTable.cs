@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Text;
 
-using KvBench.Evaluation.Servers;
 
-namespace KvBench.Evaluation.Reports;
+
+namespace KvBench.Evaluation.Reports.Sections.Claims;
 
 /// <summary>The published write-up's claims beside what was measured, and every cell the figures come from.</summary>
 public static class PublishedClaimsTable

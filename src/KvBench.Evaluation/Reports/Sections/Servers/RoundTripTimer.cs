@@ -3,7 +3,8 @@ using System.Diagnostics;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>Times round trips that ask a server for nothing, through a server row's own client: what the network and the client add to each call.</summary>
 public static class RoundTripTimer

@@ -1,14 +1,14 @@
 using System.Globalization;
 
 using KvBench.Core;
-using KvBench.Evaluation.Servers;
-using KvBench.Evaluation.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.MariaDb;
 using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
-namespace KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
+
+namespace KvBench.Evaluation.Reports.Sections.Claims;
 
 /// <summary>
 /// The claims of the MineSaga write-up comparing SQLite with MySQL, each beside what this machine measured at equal

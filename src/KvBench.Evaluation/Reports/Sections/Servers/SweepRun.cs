@@ -1,6 +1,7 @@
 using KvBench.Evaluation.Workload;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Servers;
 
 /// <summary>Finds one run of a thread sweep that a comparison may stand on.</summary>
 internal static class SweepRun

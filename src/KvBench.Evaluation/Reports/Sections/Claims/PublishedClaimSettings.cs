@@ -1,7 +1,8 @@
 using KvBench.Core;
-using KvBench.Evaluation.Sqlite;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 
-namespace KvBench.Evaluation.Servers;
+
+namespace KvBench.Evaluation.Reports.Sections.Claims;
 
 /// <summary>How the claims of the MineSaga write-up comparing SQLite with MySQL are measured (<see cref="PublishedClaims"/>).</summary>
 public sealed record PublishedClaimSettings

@@ -1,6 +1,6 @@
-using KvBench.Evaluation.Sqlite;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.Sqlite;
 
 /// <summary>
 /// SQLite's connection strategies, the SQLITE_BUSY trap, the upsert forms and the pragmas; a suite with an error, a
