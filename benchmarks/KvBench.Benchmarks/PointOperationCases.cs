@@ -3,9 +3,9 @@ using System.Buffers;
 using BenchmarkDotNet.Attributes;
 
 using KvBench.Benchmarks.Targets;
+using KvBench.Evaluation.Reports.Sections.PointOperations;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores.Baselines;
-using KvBench.Evaluation.Reports.Sections.PointOperations;
 
 namespace KvBench.Benchmarks;
 

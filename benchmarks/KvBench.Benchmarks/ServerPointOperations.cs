@@ -2,8 +2,8 @@ using BenchmarkDotNet.Attributes;
 
 using KvBench.Benchmarks.Targets;
 using KvBench.Core;
-using KvBench.Stores.Redis;
 using KvBench.Evaluation.Reports.Sections.PointOperations;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Benchmarks;
 

@@ -3,9 +3,9 @@ using System.Runtime.InteropServices;
 
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Claims;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
-using KvBench.Evaluation.Reports.Sections.Claims;
 
 namespace KvBench.Cli;
 

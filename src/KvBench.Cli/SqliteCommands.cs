@@ -1,8 +1,8 @@
 using System.CommandLine;
 
 using KvBench.Evaluation.Reports;
-using KvBench.Evaluation.Workload;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
+using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
 

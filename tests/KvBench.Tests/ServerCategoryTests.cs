@@ -1,4 +1,5 @@
-using KvBench.Tests.Servers;
+
+using KvBench.Tests.Stores.Servers;
 
 namespace KvBench.Tests;
 

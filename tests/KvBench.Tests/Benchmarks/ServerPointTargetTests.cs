@@ -3,7 +3,7 @@ using KvBench.Benchmarks.Targets;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Baselines;
-using KvBench.Tests.Servers;
+using KvBench.Tests.Stores.Servers;
 
 namespace KvBench.Tests.Benchmarks;
 

@@ -6,7 +6,7 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
-using KvBench.Tests.Conformance;
+using KvBench.Tests.Stores.Conformance;
 
 namespace KvBench.Tests.Cli;
 

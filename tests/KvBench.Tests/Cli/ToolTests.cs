@@ -3,7 +3,7 @@ using System.IO.Compression;
 using KvBench.Cli;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
-using KvBench.Tests.Conformance;
+using KvBench.Tests.Stores.Conformance;
 
 using Xunit.Abstractions;
 

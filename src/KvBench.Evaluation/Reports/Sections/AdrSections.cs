@@ -1,11 +1,11 @@
-using KvBench.Evaluation.Reports.Sections.ClusterFaults;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Claims;
+using KvBench.Evaluation.Reports.Sections.ClusterFaults;
+using KvBench.Evaluation.Reports.Sections.Contention;
+using KvBench.Evaluation.Reports.Sections.PointOperations;
+using KvBench.Evaluation.Reports.Sections.Servers;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Reports.Sections.Workloads;
-using KvBench.Evaluation.Reports.Sections.Servers;
-using KvBench.Evaluation.Reports.Sections.Contention;
-using KvBench.Evaluation.Reports.Sections.Capabilities;
-using KvBench.Evaluation.Reports.Sections.PointOperations;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

@@ -1,7 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Stores;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

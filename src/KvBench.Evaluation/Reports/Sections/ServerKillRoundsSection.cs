@@ -1,8 +1,8 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
-using KvBench.Evaluation.Reports.Sections.Capabilities;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

@@ -1,6 +1,6 @@
 using KvBench.Core;
-using KvBench.Stores;
 using KvBench.Evaluation.Reports.Sections.Workloads;
+using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports.Sections;
 

@@ -1,12 +1,11 @@
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.MariaDb;
 using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
-
-using KvBench.Evaluation.Reports.Sections.Sqlite;
 
 namespace KvBench.Evaluation.Reports.Sections.Claims;
 

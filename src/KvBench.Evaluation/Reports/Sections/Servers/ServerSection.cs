@@ -2,11 +2,10 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
-
-using KvBench.Evaluation.Reports.Sections.Workloads;
 
 namespace KvBench.Evaluation.Reports.Sections.Servers;
 

@@ -1,0 +1,98 @@
+using KvBench.Cli;
+using KvBench.Evaluation.Decision;
+
+using static KvBench.Tests.Cli.InProcessCli;
+
+
+namespace KvBench.Tests.Cli;
+
+/// <summary><c>kvbench decide</c>: a bad profile measures nothing, and a good one writes a record whose outcome comes from its figures.</summary>
+public sealed class DecideCommandTests
+{
+    private const string Workload = """
+        "workload": { "keyBytes": 16, "valueBytes": 128, "records": 2000, "mix": { "get": 0.5, "update": 0.5 }, "popularity": "uniform" }
+        """;
+
+    [Fact]
+    public void A_bad_profile_is_one_line_and_exit_code_2_and_nothing_is_measured()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("bad.json");
+        File.WriteAllText(profile, $$"""{ "title": "t", {{Workload}}, "drivers": [{ "throughput": "workload", "atLeast": "5 ms", "must": true }] }""");
+        string record = directory.Combine("record.md");
+
+        (int exitCode, string output, string error) = Invoke("decide", "--profile", profile, "--output", record, "--quick");
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Single(error.Trim().Split('\n'));
+        Assert.Contains("$.drivers[0].atLeast", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Deciding", output, StringComparison.Ordinal);
+        Assert.False(File.Exists(record));
+    }
+
+    [Fact]
+    public void The_record_chooses_the_option_that_meets_every_must_driver_and_names_the_figure_that_put_the_other_out()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, $$"""
+            {
+              "title": "Choose a store for long keys",
+              {{Workload}},
+              "drivers": [
+                { "name": "Keys of 1 KiB", "capability": "keyBytes", "atLeast": "1 KiB", "must": true },
+                { "throughput": "workload", "atLeast": "1000/s", "weight": 1 }
+              ],
+              "candidates": ["Sqlite_WAL", "LMDB"]
+            }
+            """);
+        string record = directory.Combine("record.md");
+
+        (int exitCode, string output, string error) = Invoke("decide", "--profile", profile, "--output", record, "--quick");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        Assert.Contains("Sqlite_WAL (1 of 2 options in)", output, StringComparison.Ordinal);
+        string markdown = File.ReadAllText(record);
+        Assert.Contains("Chosen option: **Sqlite_WAL**", markdown, StringComparison.Ordinal);
+
+        // LMDB's largest key is its compile-time limit, measured by the probe, and it is the figure that put LMDB out.
+        Assert.Contains("* LMDB: Keys of 1 KiB (≥ 1 KiB): [511 B](#capability-probes)", markdown, StringComparison.Ordinal);
+        Assert.Contains("### Workload rounds", markdown, StringComparison.Ordinal);
+        Assert.Contains("## What would change the decision", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_must_driver_no_candidate_meets_is_no_input_error_and_the_record_says_so_with_each_figure()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, $$"""
+            {
+              "title": "Impossible", {{Workload}},
+              "drivers": [{ "name": "A trillion a second", "throughput": "workload", "atLeast": "1000000000000/s", "must": true }],
+              "candidates": ["Sqlite_WAL", "LMDB"]
+            }
+            """);
+        string record = directory.Combine("record.md");
+
+        (int exitCode, _, string error) = Invoke("decide", "--profile", profile, "--output", record, "--quick");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        string markdown = File.ReadAllText(record);
+        Assert.Contains("**no option meets every must-driver**", markdown, StringComparison.Ordinal);
+        Assert.Contains("* Sqlite_WAL: A trillion a second", markdown, StringComparison.Ordinal);
+        Assert.Contains("* LMDB: A trillion a second", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Every_checked_in_profile_reads()
+    {
+        string[] profiles = [
+            .. Directory.EnumerateFiles(Repository.Profiles(), "*.json", SearchOption.AllDirectories).Where(
+                path => !path.EndsWith(".schema.json", StringComparison.Ordinal))];
+
+        Assert.True(profiles.Length >= 3, string.Join(", ", profiles));
+        Assert.All(profiles, path => Assert.NotEmpty(ProfileReader.Read(path).Drivers));
+        Assert.NotEmpty(DecisionProfiles.Default().Drivers);
+    }
+}
