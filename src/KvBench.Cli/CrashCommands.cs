@@ -1,6 +1,7 @@
 using System.CommandLine;
 
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.PowerLoss;
 using KvBench.Evaluation.Reports;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
@@ -16,7 +17,7 @@ internal static class CrashCommands
         var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122, HelpName = "number" };
         var kill = new Option<CrashKill>("--kill")
         {
-            Description = "What a round kills: the Writer process, or a server row's Server.",
+            Description = "What a round kills: the Writer process, a server row's Server, or the Power under an embedded row's files.",
             DefaultValueFactory = static _ => CrashKill.Writer,
         };
         var command = new Command("crash", "Kills a writer (or its server) round after round and checks every acknowledged record.")
@@ -26,8 +27,18 @@ internal static class CrashCommands
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(kill) != CrashKill.Server || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
+            if (result.GetValue(kill) == CrashKill.Writer || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
             {
+                return;
+            }
+
+            if (result.GetValue(kill) == CrashKill.Power)
+            {
+                if (PowerLossRounds.Tiers().All(tier => tier.Store != StoreArguments.CanonicalName(name)))
+                {
+                    result.AddError($"--kill Power cuts the power under an embedded row's files ({string.Join(", ", PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct())}); {StoreArguments.CanonicalName(name)} is not one.");
+                }
+
                 return;
             }
 
@@ -47,9 +58,12 @@ internal static class CrashCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string store = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
-            return parseResult.GetValue(kill) == CrashKill.Server
-                ? KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)).GetAwaiter().GetResult()
-                : KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed));
+            return parseResult.GetValue(kill) switch
+            {
+                CrashKill.Server => KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)).GetAwaiter().GetResult(),
+                CrashKill.Power => PowerCommand.CutPower(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)),
+                _ => KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(seed)),
+            };
         });
         return command;
     }
