@@ -24,7 +24,8 @@ internal static class PowerCommand
             durability,
             parseResult.GetRequiredValue(StoreArguments.Directory),
             rounds,
-            cutMoments).GetAwaiter().GetResult();
+            cutMoments,
+            tornCuts: PowerLossRounds.TornCutsFromEnvironment()).GetAwaiter().GetResult();
         parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
 
         // Buffered promises only that a killed process loses nothing: losses under a power cut are what it is measured for.

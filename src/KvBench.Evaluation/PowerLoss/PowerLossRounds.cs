@@ -17,6 +17,12 @@ public static class PowerLossRounds
     /// <summary>The environment variable that sets how many rounds the tests and the ADR section run per row and tier.</summary>
     public const string RoundsVariable = "KVBENCH_POWER_ROUNDS";
 
+    /// <summary>The environment variable that, set to 0, makes every cut drop all pending writes (no kept prefix, no torn write).</summary>
+    public const string TornCutsVariable = "KVBENCH_POWER_TORN";
+
+    /// <summary>Whether <see cref="TornCutsVariable"/> leaves torn cuts on (its default).</summary>
+    public static bool TornCutsFromEnvironment() => Environment.GetEnvironmentVariable(TornCutsVariable) != "0";
+
     /// <summary>The longest a cut waits after the writer's first acknowledgement; the moment is uniform below it.</summary>
     private static readonly TimeSpan s_maxCutDelay = TimeSpan.FromMilliseconds(250);
 
@@ -59,6 +65,10 @@ public static class PowerLossRounds
     /// <param name="rounds">Power cuts.</param>
     /// <param name="cutMoments">Picks the moments of the cuts and what of the pending writes each keeps, so a run can be repeated.</param>
     /// <param name="acknowledgeBeforeFlush">Acknowledge when Put returns even where the row needs a Flush: a control that must lose records.</param>
+    /// <param name="tornCuts">
+    /// Whether a cut keeps a random prefix of the pending writes and tears the next one; otherwise it drops every pending
+    /// write, which tells a loss from a missing flush apart from one that only a torn write causes.
+    /// </param>
     /// <exception cref="InvalidOperationException">The file system cannot run here; the message says why in one line.</exception>
     public static async Task<CrashRoundsResult> RunAsync(
         KvBenchCli cli,
@@ -67,7 +77,8 @@ public static class PowerLossRounds
         string directory,
         int rounds,
         int cutMoments,
-        bool acknowledgeBeforeFlush = false)
+        bool acknowledgeBeforeFlush = false,
+        bool tornCuts = true)
     {
         ArgumentNullException.ThrowIfNull(cli);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
@@ -91,7 +102,7 @@ public static class PowerLossRounds
                 long roundAcknowledged;
                 await using (PowerCutMount mount = await PowerCutMount.MountAsync(directory, scratch).ConfigureAwait(false))
                 {
-                    roundAcknowledged = await WriteUntilCutAsync(cli, mount, store, durability, workerName, random, acknowledgeBeforeFlush).ConfigureAwait(false);
+                    roundAcknowledged = await WriteUntilCutAsync(cli, mount, store, durability, workerName, random, acknowledgeBeforeFlush, tornCuts).ConfigureAwait(false);
                 }
 
                 acknowledged += roundAcknowledged;
@@ -134,7 +145,8 @@ public static class PowerLossRounds
         Durability durability,
         string workerName,
         Random random,
-        bool acknowledgeBeforeFlush)
+        bool acknowledgeBeforeFlush,
+        bool tornCuts)
     {
         await using CliProcess writer = cli.Start(CrashWriter.Arguments(store, mount.MountPoint, durability, workerName, acknowledgeBeforeFlush));
         string first;
@@ -163,7 +175,9 @@ public static class PowerLossRounds
         await writer.KillAsync().ConfigureAwait(false);
         IReadOnlyList<string> rest = await writer.ReadAllOutputLinesAsync().ConfigureAwait(false);
         long pending = mount.Status().Pending;
-        mount.Cut(keptWrites: random.NextInt64(0, pending + 1), tornSectors: random.Next(0, MaxTornSectors + 1));
+        long kept = random.NextInt64(0, pending + 1);
+        int torn = random.Next(0, MaxTornSectors + 1);
+        mount.Cut(tornCuts ? kept : 0, tornCuts ? torn : 0);
         return new[] { first }.Concat(rest).Count(line => CrashWriter.AcknowledgedAt(line) is not null);
     }
 }
