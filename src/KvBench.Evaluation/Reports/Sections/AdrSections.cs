@@ -14,6 +14,7 @@ public static class AdrSections
     [
         new CapabilitiesSection(preset),
         new CrashRoundsSection(preset),
+        new PowerLossSection(preset),
         new SurvivalSection(),
         new BenchmarkSection(),
         new WorkloadSection(preset),

@@ -27,7 +27,13 @@ public sealed class SurvivalSection : AdrSection
 
         markdown.Within(CapabilitiesSection.DurabilityChapter);
         markdown.Output.AppendLine("### What each row survives").AppendLine();
-        CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? []).WriteTo(markdown.Output);
+        PowerLossSection? power = markdown.Sections.OfType<PowerLossSection>().FirstOrDefault(section => section.Results is not null);
+        CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);
+        if (power is not null)
+        {
+            markdown.Output.AppendLine("A power cut is the power-loss rounds above: the writer killed and everything it did not flush dropped.").AppendLine();
+        }
+
         markdown.Output.AppendLine("Every row at every tier it offers, from the crash rounds above and the server kill rounds: a process kill is a writer killed with SIGKILL while it puts records (for a server row, the client's process; its server runs on), a server kill is the server's whole process tree killed under a writer and started again on its data directory. Each counts the records acknowledged before the kill and those missing or changed afterwards. A tier means one thing on every row: at Buffered an acknowledged write survives a killed process, at Synced a power cut as well; where a server's setting for a tier keeps less, the Acknowledged column names what it keeps instead, here and in every workload table that sets rows side by side.").AppendLine();
         if (crash is null)
         {
