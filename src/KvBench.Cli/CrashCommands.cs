@@ -27,16 +27,19 @@ internal static class CrashCommands
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(kill) == CrashKill.Writer || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
+            if (result.GetValue(kill) == CrashKill.Writer
+                || result.GetValue(StoreArguments.Store) is not { } name || StoreArguments.UnknownStore(name) is not null)
             {
                 return;
             }
 
             if (result.GetValue(kill) == CrashKill.Power)
             {
-                if (PowerLossRounds.Tiers().All(tier => tier.Store != StoreArguments.CanonicalName(name)))
+                string[] embedded = [.. PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct()];
+                if (!embedded.Contains(StoreArguments.CanonicalName(name)))
                 {
-                    result.AddError($"--kill Power cuts the power under an embedded row's files ({string.Join(", ", PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct())}); {StoreArguments.CanonicalName(name)} is not one.");
+                    string canonical = StoreArguments.CanonicalName(name);
+                    result.AddError($"--kill Power cuts the power under an embedded row's files ({string.Join(", ", embedded)}); {canonical} is not one.");
                 }
 
                 return;

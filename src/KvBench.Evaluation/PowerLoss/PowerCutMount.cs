@@ -72,10 +72,12 @@ public sealed class PowerCutMount : IAsyncDisposable
             return "The power-cut file system needs /dev/fuse, which this machine (or container) does not have.";
         }
 
-        string[] missing = [.. new[] { "/usr/bin/fusermount3", "/usr/include/fuse3/fuse.h", "/usr/bin/gcc", "/usr/bin/pkg-config" }.Where(path => !File.Exists(path))];
+        string[] needed = ["/usr/bin/fusermount3", "/usr/include/fuse3/fuse.h", "/usr/bin/gcc", "/usr/bin/pkg-config"];
+        string[] missing = [.. needed.Where(path => !File.Exists(path))];
         return missing.Length == 0
             ? null
-            : $"The power-cut file system needs Debian's fuse3, libfuse3-dev and gcc ({string.Join(", ", missing)} missing): apt-get install fuse3 libfuse3-dev gcc.";
+            : $"The power-cut file system needs Debian's fuse3, libfuse3-dev and gcc ({string.Join(", ", missing)} missing): "
+                + "apt-get install fuse3 libfuse3-dev gcc.";
     }
 
     /// <summary>
@@ -215,7 +217,8 @@ public sealed class PowerCutMount : IAsyncDisposable
         {
             if (_process.HasExited)
             {
-                throw new InvalidOperationException($"The power-cut file system exited ({_process.ExitCode}) before mounting: {(await _standardError.ConfigureAwait(false)).Trim()}");
+                string error = (await _standardError.ConfigureAwait(false)).Trim();
+                throw new InvalidOperationException($"The power-cut file system exited ({_process.ExitCode}) before mounting: {error}");
             }
 
             if (waited.Elapsed > s_mountTimeout)

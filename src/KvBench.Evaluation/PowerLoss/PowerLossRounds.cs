@@ -102,7 +102,8 @@ public static class PowerLossRounds
                 long roundAcknowledged;
                 await using (PowerCutMount mount = await PowerCutMount.MountAsync(directory, scratch).ConfigureAwait(false))
                 {
-                    roundAcknowledged = await WriteUntilCutAsync(cli, mount, store, durability, workerName, random, acknowledgeBeforeFlush, tornCuts).ConfigureAwait(false);
+                    roundAcknowledged = await WriteUntilCutAsync(cli, mount, store, durability, workerName, random, acknowledgeBeforeFlush, tornCuts)
+                        .ConfigureAwait(false);
                 }
 
                 acknowledged += roundAcknowledged;
@@ -159,7 +160,9 @@ public static class PowerLossRounds
             catch (Exception e) when (e is OperationCanceledException or System.Threading.Channels.ChannelClosedException)
             {
                 await writer.KillAsync().ConfigureAwait(false);
-                throw new InvalidOperationException($"The writer on the power-cut file system acknowledged nothing within {s_firstAckTimeout.TotalSeconds:0} s. Its error output: {writer.StandardError.Trim()}", e);
+                string error = writer.StandardError.Trim();
+                throw new InvalidOperationException(
+                    $"The writer on the power-cut file system acknowledged nothing within {s_firstAckTimeout.TotalSeconds:0} s. Its error output: {error}", e);
             }
         }
 

@@ -65,8 +65,13 @@ public static class CrashTable
     /// </summary>
     /// <param name="writerKills">Writer kill rounds, of embedded and server rows.</param>
     /// <param name="serverKills">Server kill rounds.</param>
-    /// <param name="powerCuts">Power-loss rounds (<see cref="PowerLoss.PowerLossRounds"/>), or <see langword="null"/> when they did not run: the table then has no power columns.</param>
-    public static MarkdownTable Survival(IEnumerable<CrashRoundsResult> writerKills, IEnumerable<CrashRoundsResult> serverKills, IEnumerable<CrashRoundsResult>? powerCuts = null)
+    /// <param name="powerCuts">
+    /// Power-loss rounds (<see cref="PowerLoss.PowerLossRounds"/>), or <see langword="null"/> when they did not run: the table then has no power columns.
+    /// </param>
+    public static MarkdownTable Survival(
+        IEnumerable<CrashRoundsResult> writerKills,
+        IEnumerable<CrashRoundsResult> serverKills,
+        IEnumerable<CrashRoundsResult>? powerCuts = null)
     {
         ArgumentNullException.ThrowIfNull(writerKills);
         ArgumentNullException.ThrowIfNull(serverKills);
@@ -125,7 +130,8 @@ public static class CrashTable
     {
         var held = new List<string>();
         var broke = new List<string>();
-        foreach ((CrashRoundsResult? result, string kill) in (ReadOnlySpan<(CrashRoundsResult?, string)>)[(writer, "a process kill"), (server, "a server kill"), (cut, "a power cut")])
+        ReadOnlySpan<(CrashRoundsResult?, string)> kills = [(writer, "a process kill"), (server, "a server kill"), (cut, "a power cut")];
+        foreach ((CrashRoundsResult? result, string kill) in kills)
         {
             if (result is not null)
             {

@@ -57,7 +57,8 @@ internal sealed partial class FileSystemStore : StoreAdapter
             if (_synced)
             {
                 // A new segment directory is reachable after a power cut only once each parent up to the data directory is flushed.
-                for (string? parent = Path.GetDirectoryName(directory); parent is not null && parent.Length >= _dataDirectory.Length; parent = Path.GetDirectoryName(parent))
+                string? parent = Path.GetDirectoryName(directory);
+                for (; parent is not null && parent.Length >= _dataDirectory.Length; parent = Path.GetDirectoryName(parent))
                 {
                     SyncDirectory(parent);
                 }

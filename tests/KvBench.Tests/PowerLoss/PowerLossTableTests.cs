@@ -22,22 +22,33 @@ public sealed class PowerLossTableTests
                 new CrashRoundsResult("LMDB", Durability.Synced, 20, 700, 0, 0, []) { Killed = CrashKill.Power },
             ]));
 
-        Assert.Equal("Row | Tier | Acknowledged | Setting | Process killed: rounds | acknowledged | lost | Server killed: rounds | acknowledged | lost | Power cut: rounds | acknowledged | lost | Survives |", lines[0]);
+        Assert.Equal(
+            "Row | Tier | Acknowledged | Setting | Process killed: rounds | acknowledged | lost | Server killed: rounds | acknowledged | lost"
+            + " | Power cut: rounds | acknowledged | lost | Survives |",
+            lines[0]);
         Assert.Equal("LMDB | Buffered | Buffered | - | 10 | 1,000 | 0 | no server | - | - | 20 | 2,000 | 1,500 | a process kill, not a power cut |", lines[2]);
         Assert.Equal("LMDB | Synced | Synced | - | 10 | 500 | 0 | no server | - | - | 20 | 700 | 0 | a process kill and a power cut |", lines[3]);
     }
 
     [Fact]
-    public void Without_power_loss_rounds_the_table_has_no_power_columns() =>
-        Assert.DoesNotContain("Power cut", Lines(CrashTable.Survival([new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, [])], []))[0], StringComparison.Ordinal);
+    public void Without_power_loss_rounds_the_table_has_no_power_columns()
+    {
+        string[] lines = Lines(CrashTable.Survival([new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, [])], []));
+
+        Assert.DoesNotContain("Power cut", lines[0], StringComparison.Ordinal);
+    }
 
     [Theory]
     [InlineData(Durability.Buffered, 5, 0, false)]
     [InlineData(Durability.Buffered, 0, 1, true)]
     [InlineData(Durability.Synced, 1, 0, true)]
     [InlineData(Durability.Synced, 0, 0, false)]
-    public void A_Synced_loss_or_any_failed_reopen_is_a_problem_and_a_Buffered_loss_is_not(Durability durability, long lost, int reopenFailures, bool broken) =>
-        Assert.Equal(broken, PowerLossSection.Broken(new CrashRoundsResult("LMDB", durability, 20, 100, lost, 0, [.. Enumerable.Repeat("failed", reopenFailures)]) { Killed = CrashKill.Power }));
+    public void A_Synced_loss_or_any_failed_reopen_is_a_problem_and_a_Buffered_loss_is_not(Durability durability, long lost, int reopenFailures, bool broken)
+    {
+        var result = new CrashRoundsResult("LMDB", durability, 20, 100, lost, 0, [.. Enumerable.Repeat("failed", reopenFailures)]) { Killed = CrashKill.Power };
+
+        Assert.Equal(broken, PowerLossSection.Broken(result));
+    }
 
     private static string[] Lines(MarkdownTable table)
     {

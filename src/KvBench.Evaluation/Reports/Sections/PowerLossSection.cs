@@ -15,7 +15,9 @@ public sealed class PowerLossSection : AdrSection
     /// <summary>The section's name, as <c>kvbench adr --sections</c> takes it.</summary>
     public const string SectionName = "powerloss";
 
-    /// <summary>The rounds per row and tier for <paramref name="preset"/> (those of the crash rounds), unless <c>KVBENCH_POWER_ROUNDS</c> says otherwise.</summary>
+    /// <summary>
+    /// The rounds per row and tier for <paramref name="preset"/> (those of the crash rounds), unless <c>KVBENCH_POWER_ROUNDS</c> says otherwise.
+    /// </summary>
     public PowerLossSection(AdrPreset preset = AdrPreset.Default) =>
         Rounds = PowerLossRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
 
@@ -101,6 +103,13 @@ public sealed class PowerLossSection : AdrSection
         markdown.Within(CapabilitiesSection.DurabilityChapter);
         markdown.Output.AppendLine("### Power-loss rounds").AppendLine();
         markdown.Output.Append(CrashTable.ToMarkdown(Results));
-        markdown.Output.AppendLine("Each round mounts the store's directory through the power-cut file system (a FUSE file system that keeps only what was flushed: a file's data by fsync, fdatasync or a synchronous write, a name by its directory's fsync), starts a writer that acknowledges each record after `Put` returned, kills it at a random moment up to 250 ms after its first acknowledgement and cuts the power: every unflushed write is dropped but a random prefix, the next one torn at a sector. The store is reopened on what was flushed and every acknowledged record read back. At Buffered a loss is what the tier allows; at Synced it is a broken promise. `kvbench crash --kill Power --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_POWER_ROUNDS` sets the rounds here.").AppendLine();
+        markdown.Output.AppendLine(
+            "Each round mounts the store's directory through the power-cut file system (a FUSE file system that keeps only what was flushed: "
+            + "a file's data by fsync, fdatasync or a synchronous write, a name by its directory's fsync), starts a writer that acknowledges "
+            + "each record after `Put` returned, kills it at a random moment up to 250 ms after its first acknowledgement and cuts the power: "
+            + "every unflushed write is dropped but a random prefix, the next one torn at a sector. The store is reopened on what was flushed "
+            + "and every acknowledged record read back. At Buffered a loss is what the tier allows; at Synced it is a broken promise. "
+            + "`kvbench crash --kill Power --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_POWER_ROUNDS` sets "
+            + "the rounds here.").AppendLine();
     }
 }
