@@ -17,7 +17,7 @@ internal static class CrashCommands
         var seed = new Option<int>("--seed") { Description = "Seeds the moments of the kills.", DefaultValueFactory = static _ => 20_241_122, HelpName = "number" };
         var kill = new Option<CrashKill>("--kill")
         {
-            Description = "What a round kills: the Writer process, a server row's Server, or the Power under an embedded row's files.",
+            Description = "What a round kills: the Writer, a server row's Server, or the Power.",
             DefaultValueFactory = static _ => CrashKill.Writer,
         };
         var command = new Command("crash", "Kills a writer (or its server) round after round and checks every acknowledged record.")
