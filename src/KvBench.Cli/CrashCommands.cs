@@ -2,6 +2,7 @@ using System.CommandLine;
 
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -26,7 +27,7 @@ internal static class CrashCommands
         };
         var kill = new Option<CrashKill>("--kill")
         {
-            Description = "What a round kills: the Writer process, or a server row's Server.",
+            Description = "What a round kills: the Writer, a server row's Server, or the Power.",
             DefaultValueFactory = static _ => CrashKill.Writer,
         };
         var command = new Command("crash", "Kills a writer (or its server) round after round and checks every acknowledged record.")
@@ -36,10 +37,22 @@ internal static class CrashCommands
         StoreArguments.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetValue(kill) != CrashKill.Server
+            if (result.GetValue(kill) == CrashKill.Writer
                 || result.GetValue(StoreArguments.Store) is not { } name
                 || StoreArguments.UnknownStore(name) is not null)
             {
+                return;
+            }
+
+            if (result.GetValue(kill) == CrashKill.Power)
+            {
+                string[] embedded = [.. PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct()];
+                if (!embedded.Contains(StoreArguments.CanonicalName(name)))
+                {
+                    string canonical = StoreArguments.CanonicalName(name);
+                    result.AddError($"--kill Power cuts the power under an embedded row's files ({string.Join(", ", embedded)}); {canonical} is not one.");
+                }
+
                 return;
             }
 
@@ -64,9 +77,12 @@ internal static class CrashCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string store = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
-            return parseResult.GetValue(kill) == CrashKill.Server
-                ? KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)).GetAwaiter().GetResult()
-                : KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments));
+            return parseResult.GetValue(kill) switch
+            {
+                CrashKill.Server => KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)).GetAwaiter().GetResult(),
+                CrashKill.Power => PowerCommand.CutPower(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)),
+                _ => KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)),
+            };
         });
         return command;
     }

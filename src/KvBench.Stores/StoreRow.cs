@@ -143,7 +143,18 @@ public abstract class StoreRow
 
         try
         {
-            return OpenAdapter(options);
+            IKeyValueStore opened = OpenAdapter(options);
+            try
+            {
+                StoreDirectorySync.AfterOpen(this, options);
+            }
+            catch
+            {
+                opened.Dispose();
+                throw;
+            }
+
+            return opened;
         }
         catch (Exception error) when (StoreFailures.Translate(Name, Path.GetFullPath(options.Directory), Classify(error), error) is { } typed)
         {

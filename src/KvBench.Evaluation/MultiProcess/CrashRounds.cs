@@ -15,6 +15,9 @@ public enum CrashKill
 
     /// <summary>The server the writer writes to, its whole process tree; it is started again on its data directory.</summary>
     Server,
+
+    /// <summary>The machine's power: the writer dies and what it did not flush is gone (<see cref="Reports.Sections.PowerLoss.PowerLossRounds"/>).</summary>
+    Power,
 }
 
 /// <summary>

@@ -55,7 +55,7 @@ public sealed record AdrRequest
         IReadOnlyList<AdrSection> all = [.. AdrSections.Create(Preset), .. AdrSections.CreateServers(Preset)];
         if (Sections is null)
         {
-            return Servers ? all : AdrSections.Create(Preset);
+            return [.. (Servers ? all : AdrSections.Create(Preset)).Where(section => !section.RunsOnlyWhenNamed)];
         }
 
         foreach (string name in Sections.Where(name => !AdrSections.Names.Contains(name, StringComparer.OrdinalIgnoreCase)))

@@ -67,16 +67,26 @@ public static class CrashTable
     /// </summary>
     /// <param name="writerKills">Writer kill rounds, of embedded and server rows.</param>
     /// <param name="serverKills">Server kill rounds.</param>
-    public static MarkdownTable Survival(IEnumerable<CrashRoundsResult> writerKills, IEnumerable<CrashRoundsResult> serverKills)
+    /// <param name="powerCuts">
+    /// Power-loss rounds (<see cref="Sections.PowerLoss.PowerLossRounds"/>), or <see langword="null"/> when they did not run: the table then has no power columns.
+    /// </param>
+    public static MarkdownTable Survival(
+        IEnumerable<CrashRoundsResult> writerKills,
+        IEnumerable<CrashRoundsResult> serverKills,
+        IEnumerable<CrashRoundsResult>? powerCuts = null)
     {
         ArgumentNullException.ThrowIfNull(writerKills);
         ArgumentNullException.ThrowIfNull(serverKills);
         Dictionary<(string Store, Durability Durability), CrashRoundsResult> servers = serverKills.ToDictionary(result => (result.Store, result.Durability));
+        Dictionary<(string Store, Durability Durability), CrashRoundsResult>? power = powerCuts?.ToDictionary(result => (result.Store, result.Durability));
         var table = new MarkdownTable(
-            "Row", "Tier", AcknowledgedTier.ColumnName, "Setting",
-            "Process killed: rounds", "acknowledged", "lost",
-            "Server killed: rounds", "acknowledged", "lost",
-            "Survives");
+            [
+                "Row", "Tier", AcknowledgedTier.ColumnName, "Setting",
+                "Process killed: rounds", "acknowledged", "lost",
+                "Server killed: rounds", "acknowledged", "lost",
+                .. power is null ? Array.Empty<string>() : ["Power cut: rounds", "acknowledged", "lost"],
+                "Survives",
+            ]);
         CrashRoundsResult[] writers = [.. writerKills.OrderBy(result => StoreCatalog.Row(result.Store) is ServerRow)];
         IEnumerable<CrashRoundsResult> rows = writers.Concat(
             servers.Values.Where(server => !writers.Any(writer => (writer.Store, writer.Durability) == (server.Store, server.Durability))));
@@ -86,7 +96,9 @@ public static class CrashTable
             CrashRoundsResult? server = servers.GetValueOrDefault((row.Store, row.Durability));
             var serverRow = StoreCatalog.Row(row.Store) as ServerRow;
             bool isServer = serverRow is not null;
+            CrashRoundsResult? cut = power?.GetValueOrDefault((row.Store, row.Durability));
             table.Add(
+            [
                 row.Store,
                 row.Durability.ToString(),
                 AcknowledgedTier.Label(row.Store, row.Durability),
@@ -97,7 +109,9 @@ public static class CrashTable
                 Rounds(server, isServer ? "not measured" : "no server"),
                 Acknowledged(server),
                 Lost(server),
-                Survives(writer, server, isServer));
+                .. power is null ? Array.Empty<string>() : [Rounds(cut, "not measured"), Acknowledged(cut), Lost(cut)],
+                Survives(writer, server, isServer, cut),
+            ]);
         }
 
         return table;
@@ -115,13 +129,12 @@ public static class CrashTable
     };
 
     /// <summary>Which kills lost nothing acknowledged, tore nothing and reopened every time, and which did not.</summary>
-    private static string Survives(CrashRoundsResult? writer, CrashRoundsResult? server, bool isServer)
+    private static string Survives(CrashRoundsResult? writer, CrashRoundsResult? server, bool isServer, CrashRoundsResult? cut = null)
     {
         var held = new List<string>();
         var broke = new List<string>();
-        foreach ((CrashRoundsResult? result, string kill) in (ReadOnlySpan<(CrashRoundsResult?, string)>)[
-            (writer, "a process kill"),
-            (server, "a server kill")])
+        ReadOnlySpan<(CrashRoundsResult?, string)> kills = [(writer, "a process kill"), (server, "a server kill"), (cut, "a power cut")];
+        foreach ((CrashRoundsResult? result, string kill) in kills)
         {
             if (result is not null)
             {

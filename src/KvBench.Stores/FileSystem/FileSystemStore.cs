@@ -51,9 +51,18 @@ internal sealed partial class FileSystemStore : StoreAdapter
     {
         string path = PathOf(key);
         string directory = Path.GetDirectoryName(path)!;
-        if (key.Length * 2 > SegmentHexChars)
+        if (key.Length * 2 > SegmentHexChars && !Directory.Exists(directory))
         {
             Directory.CreateDirectory(directory);
+            if (_synced)
+            {
+                // A new segment directory is reachable after a power cut only once each parent up to the data directory is flushed.
+                string? parent = Path.GetDirectoryName(directory);
+                for (; parent is not null && parent.Length >= _dataDirectory.Length; parent = Path.GetDirectoryName(parent))
+                {
+                    SyncDirectory(parent);
+                }
+            }
         }
 
         string temp = Path.Combine(_tempDirectory, Guid.NewGuid().ToString("N") + ".tmp");

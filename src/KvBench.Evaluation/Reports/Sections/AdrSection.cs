@@ -10,6 +10,12 @@ public abstract class AdrSection
     /// <summary>The name <c>kvbench adr --sections</c> takes: lower case, one word.</summary>
     public abstract string Name { get; }
 
+    /// <summary>
+    /// Whether the section runs only when <c>--sections</c> names it: it needs what a plain run on a fresh machine cannot
+    /// count on (root and <c>/dev/fuse</c>), or time the default evaluation's budget does not hold. Default: no.
+    /// </summary>
+    public virtual bool RunsOnlyWhenNamed => false;
+
     /// <summary>Measures, saying what it starts and how long each step took through <paramref name="context"/>.</summary>
     public abstract Task MeasureAsync(AdrContext context);
 

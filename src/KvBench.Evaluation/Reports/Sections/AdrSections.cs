@@ -3,6 +3,7 @@ using KvBench.Evaluation.Reports.Sections.Claims;
 using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Evaluation.Reports.Sections.Contention;
 using KvBench.Evaluation.Reports.Sections.PointOperations;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Evaluation.Reports.Sections.Servers;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Reports.Sections.Workloads;
@@ -23,6 +24,7 @@ public static class AdrSections
     [
         new CapabilitiesSection(preset),
         new CrashRoundsSection(preset),
+        new PowerLossSection(preset),
         new SurvivalSection(),
         new BenchmarkSection(),
         new WorkloadSection(preset),

@@ -1,4 +1,5 @@
 using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 
 namespace KvBench.Evaluation.Reports.Sections;
 
@@ -29,7 +30,13 @@ public sealed class SurvivalSection : AdrSection
 
         markdown.Within(CapabilitiesSection.DurabilityChapter);
         markdown.Output.AppendLine("### What each row survives").AppendLine();
-        CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? []).WriteTo(markdown.Output);
+        PowerLossSection? power = markdown.Sections.OfType<PowerLossSection>().FirstOrDefault(section => section.Results is not null);
+        CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);
+        if (power is not null)
+        {
+            markdown.Output.AppendLine("A power cut is the power-loss rounds above: the writer killed and everything it did not flush dropped.").AppendLine();
+        }
+
         markdown.Output.AppendLine(
             "Every row at every tier it offers, from the crash rounds above and the server kill rounds: a process " +
                 "kill is a writer killed with SIGKILL while it puts records (for a server row, the client's process; " +

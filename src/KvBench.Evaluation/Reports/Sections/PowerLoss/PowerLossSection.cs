@@ -1,0 +1,123 @@
+using KvBench.Core;
+using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Sections.Capabilities;
+
+
+namespace KvBench.Evaluation.Reports.Sections.PowerLoss;
+
+/// <summary>
+/// Power-loss rounds on every embedded row that keeps files, at every tier it offers (<see cref="PowerLossRounds"/>):
+/// a writer on the power-cut file system killed and the power cut, then every acknowledged record read back from what
+/// was flushed. A Synced row that loses, tears or cannot reopen is a problem of the run; a Buffered row may lose, which
+/// is what its tier means. Where the file system cannot run, it says why in one line and measures nothing.
+/// </summary>
+public sealed class PowerLossSection : AdrSection
+{
+    /// <summary>The section's name, as <c>kvbench adr --sections</c> takes it.</summary>
+    public const string SectionName = "powerloss";
+
+    /// <summary>
+    /// The rounds per row and tier for <paramref name="preset"/> (those of the crash rounds), unless <c>KVBENCH_POWER_ROUNDS</c> says otherwise.
+    /// </summary>
+    public PowerLossSection(AdrPreset preset = AdrPreset.Default) =>
+        Rounds = PowerLossRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
+
+    /// <inheritdoc/>
+    public override string Name => SectionName;
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// The rounds mount a FUSE file system, which needs root and <c>/dev/fuse</c>, and would add their time to the default
+    /// evaluation: <c>kvbench adr --sections crash powerloss survives</c> runs them.
+    /// </remarks>
+    public override bool RunsOnlyWhenNamed => true;
+
+    /// <summary>Rounds per row and tier.</summary>
+    public int Rounds { get; }
+
+    /// <summary>Power-loss rounds per row and tier; <see langword="null"/> when they could not run.</summary>
+    public IReadOnlyList<CrashRoundsResult>? Results { get; private set; }
+
+    /// <summary>Why the rounds could not run here, or <see langword="null"/>.</summary>
+    public string? Unavailable { get; private set; }
+
+    /// <inheritdoc/>
+    public override async Task MeasureAsync(AdrContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (context.Cli is null)
+        {
+            return;
+        }
+
+        if (PowerCutMount.Unavailable() is { } reason)
+        {
+            Unavailable = reason;
+            context.Log(reason);
+            return;
+        }
+
+        context.Log($"Power-loss rounds: {Rounds} per row and tier...");
+        string workDirectory = Path.Combine(context.WorkDirectory, "powerloss");
+        var results = new List<CrashRoundsResult>();
+        foreach ((string store, Durability durability) in PowerLossRounds.Tiers())
+        {
+            string directory = Path.Combine(workDirectory, $"{store}-{durability}");
+            try
+            {
+                results.Add(await PowerLossRounds.RunAsync(context.Cli, store, durability, directory, Rounds, cutMoments: Rounds).ConfigureAwait(false));
+            }
+            finally
+            {
+                AdrContext.TryDelete(directory);
+            }
+
+            context.Took($"Power-loss rounds on {store} at {durability}");
+        }
+
+        Results = results;
+    }
+
+    /// <summary>Whether a result broke its tier's promise: Synced lost, tore or failed to reopen; any tier failed to reopen.</summary>
+    public static bool Broken(CrashRoundsResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return result.ReopenFailures.Count > 0 || (result.Durability == Durability.Synced && !result.Held);
+    }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<string> Problems() =>
+    [
+        .. (Results ?? []).Where(Broken).Select(result => $"Power-loss rounds failed: {result.Outcome}"),
+    ];
+
+    /// <inheritdoc/>
+    public override void WriteTo(AdrMarkdown markdown)
+    {
+        ArgumentNullException.ThrowIfNull(markdown);
+        if (Unavailable is not null)
+        {
+            markdown.Within(CapabilitiesSection.DurabilityChapter);
+            markdown.Output.AppendLine("### Power-loss rounds").AppendLine();
+            markdown.Output.AppendLine($"Not measured: {Unavailable}").AppendLine();
+            return;
+        }
+
+        if (Results is not { Count: > 0 })
+        {
+            return;
+        }
+
+        markdown.Within(CapabilitiesSection.DurabilityChapter);
+        markdown.Output.AppendLine("### Power-loss rounds").AppendLine();
+        markdown.Output.Append(CrashTable.ToMarkdown(Results));
+        markdown.Output.AppendLine(
+            "Each round mounts the store's directory through the power-cut file system (a FUSE file system that keeps only what was flushed: "
+            + "a file's data by fsync, fdatasync or a synchronous write, a name by its directory's fsync), starts a writer that acknowledges "
+            + "each record after `Put` returned, kills it at a random moment up to 250 ms after its first acknowledgement and cuts the power: "
+            + "every unflushed write is dropped but a random prefix, the next one torn at a sector. The store is reopened on what was flushed "
+            + "and every acknowledged record read back. At Buffered a loss is what the tier allows; at Synced it is a broken promise. "
+            + "`kvbench crash --kill Power --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_POWER_ROUNDS` sets "
+            + "the rounds here.").AppendLine();
+    }
+}
