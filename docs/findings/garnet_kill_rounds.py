@@ -221,7 +221,8 @@ def main():
                         help="take a checkpoint (SAVE) once the restarted server answers, before the round writes")
     parser.add_argument("--check-at-end", action="store_true", help="read back only after the last restart")
     parser.add_argument("--version", default="2.2.8")
-    parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument("--kill-moments", type=int, default=25,
+                        help="the number of the random stream each round's kill delay is drawn from")
     parser.add_argument("--keep", action="store_true", help="keep the data directory and the server logs")
     parser.add_argument("garnet_args", nargs="*",
                         help="after --: garnet's durability flags (default: the Garnet row's)")
@@ -230,7 +231,7 @@ def main():
 
     dll = server_dll(args.version)
     data = tempfile.mkdtemp(prefix="garnet-kill-")
-    rng = random.Random(args.seed)
+    rng = random.Random(args.kill_moments)
     written = []
     total_lost = 0
     print("garnet %s flags: %s; data: %s" % (args.version, " ".join(extra), data), flush=True)
