@@ -77,11 +77,13 @@ internal static class CrashCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             string store = StoreArguments.CanonicalName(parseResult.GetRequiredValue(StoreArguments.Store));
+            int count = parseResult.GetValue(rounds);
+            int moments = parseResult.GetValue(killMoments);
             return parseResult.GetValue(kill) switch
             {
-                CrashKill.Server => KillServerAsync(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)).GetAwaiter().GetResult(),
-                CrashKill.Power => PowerCommand.CutPower(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)),
-                _ => KillWriter(parseResult, store, parseResult.GetValue(rounds), parseResult.GetValue(killMoments)),
+                CrashKill.Server => KillServerAsync(parseResult, store, count, moments).GetAwaiter().GetResult(),
+                CrashKill.Power => PowerCommand.CutPower(parseResult, store, count, moments),
+                _ => KillWriter(parseResult, store, count, moments),
             };
         });
         return command;

@@ -68,7 +68,8 @@ public static class CrashTable
     /// <param name="writerKills">Writer kill rounds, of embedded and server rows.</param>
     /// <param name="serverKills">Server kill rounds.</param>
     /// <param name="powerCuts">
-    /// Power-loss rounds (<see cref="Sections.PowerLoss.PowerLossRounds"/>), or <see langword="null"/> when they did not run: the table then has no power columns.
+    /// Power-loss rounds (<see cref="Sections.PowerLoss.PowerLossRounds"/>), or <see langword="null"/> when they did not
+    /// run: the table then has no power columns.
     /// </param>
     public static MarkdownTable Survival(
         IEnumerable<CrashRoundsResult> writerKills,

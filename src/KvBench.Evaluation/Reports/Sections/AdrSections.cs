@@ -2,10 +2,13 @@ using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Claims;
 using KvBench.Evaluation.Reports.Sections.ClusterFaults;
 using KvBench.Evaluation.Reports.Sections.Contention;
+using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PointOperations;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Evaluation.Reports.Sections.Servers;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
+using KvBench.Evaluation.Reports.Sections.Survival;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 
 namespace KvBench.Evaluation.Reports.Sections;

@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Stores;
 
+
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>Which rows a <see cref="WorkloadSection"/> runs and at which tier: the embedded rows of the default evaluation, or the server section's.</summary>

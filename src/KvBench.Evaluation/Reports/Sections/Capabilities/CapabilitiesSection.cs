@@ -3,6 +3,7 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Stores;
 
 

@@ -7,7 +7,10 @@ using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.Crash;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Evaluation.Reports.Sections.Servers;
+using KvBench.Evaluation.Reports.Sections.Survival;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Memory;
 using KvBench.Stores.Redis;
@@ -54,12 +57,18 @@ public sealed class AdrSectionTests
         IReadOnlyList<AdrSection> serverSections = AdrSections.CreateServers(AdrPreset.Quick);
 
         Assert.Equal(sections.Concat(serverSections).Select(section => section.Name), AdrSections.Names);
+        // A section that runs only when named (the power-loss rounds) is left out of a run that names none.
+        Assert.Contains(sections, section => section.RunsOnlyWhenNamed);
         Assert.Equal(
-            sections.Select(section => section.Name),
+            sections.Where(section => !section.RunsOnlyWhenNamed).Select(section => section.Name),
             new AdrRequest { OutputFile = "adr.md", Command = "c" }.CreateSections().Select(section => section.Name));
         Assert.Equal(
-            AdrSections.Names,
+            sections.Concat(serverSections).Where(section => !section.RunsOnlyWhenNamed).Select(section => section.Name),
             new AdrRequest { OutputFile = "adr.md", Command = "c", Servers = true }.CreateSections().Select(section => section.Name));
+        Assert.Equal(
+            ["crash", "powerloss", "survives"],
+            new AdrRequest { OutputFile = "adr.md", Command = "c", Sections = ["survives", "powerloss", "crash"] }
+                .CreateSections().Select(section => section.Name));
         Assert.IsType<ServerSection>(serverSections[0]);
         Assert.DoesNotContain(sections, section => section is ServerSection);
         Assert.Equal(AdrSections.Names.Count, AdrSections.Names.Distinct(StringComparer.OrdinalIgnoreCase).Count());

@@ -1,11 +1,12 @@
 using KvBench.Core;
-using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Stores;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Servers;
 
 
-namespace KvBench.Tests.Evaluation.Reports.Sections;
+
+namespace KvBench.Tests.Evaluation.Reports.Sections.ServerKills;
 
 /// <summary>Which server rows the ADR file's kill rounds run, decided before any server starts.</summary>
 public sealed class ServerKillRoundsPlanTests

@@ -3,7 +3,8 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Stores;
 
-namespace KvBench.Evaluation.Reports.Sections;
+
+namespace KvBench.Evaluation.Reports.Sections.Crash;
 
 /// <summary>
 /// Crash rounds on every row that keeps files, at every tier it offers: a writer killed with SIGKILL, then every

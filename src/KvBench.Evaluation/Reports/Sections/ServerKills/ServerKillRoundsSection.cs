@@ -1,10 +1,11 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.Survival;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-namespace KvBench.Evaluation.Reports.Sections;
+namespace KvBench.Evaluation.Reports.Sections.ServerKills;
 
 /// <summary>
 /// Server kill rounds on every server row available here, at both tiers: a writer process writes to a server KvBench

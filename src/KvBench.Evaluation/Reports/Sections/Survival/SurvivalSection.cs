@@ -1,7 +1,9 @@
 using KvBench.Evaluation.Reports.Sections.Capabilities;
+using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 
-namespace KvBench.Evaluation.Reports.Sections;
+namespace KvBench.Evaluation.Reports.Sections.Survival;
 
 /// <summary>
 /// What every row survives, embedded and server, in one table: the crash rounds' writer kills (<see cref="CrashRoundsSection"/>)
