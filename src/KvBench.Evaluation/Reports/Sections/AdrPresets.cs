@@ -1,3 +1,5 @@
+using KvBench.Evaluation.Probes;
+
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>Turns an <see cref="AdrPreset"/> into a section's own settings.</summary>
@@ -14,4 +16,11 @@ public static class AdrPresets
         AdrPreset.Full => full,
         _ => evaluation,
     };
+
+    /// <summary>
+    /// The probes' settings for <paramref name="preset"/>; the crash, power-loss and server-kill rounds take their count
+    /// from them too, so every row of the survival table has the same number of rounds.
+    /// </summary>
+    public static ProbeSettings ProbeSettings(this AdrPreset preset) =>
+        preset.Choose(quick: Probes.ProbeSettings.Quick, evaluation: Probes.ProbeSettings.Default, full: Probes.ProbeSettings.Full);
 }

@@ -17,6 +17,12 @@ namespace KvBench.Evaluation.Reports.Sections;
 public static class AdrSections
 {
     /// <summary>
+    /// The chapter of the durability tables: the capabilities' durability table opens it, and the crash, power-loss and
+    /// survival sections continue it.
+    /// </summary>
+    public const string DurabilityChapter = "Durability";
+
+    /// <summary>
     /// The chapter the server sections that come after the server rows' own tables write under: a heading of its own,
     /// since those tables end in a chapter per tier.
     /// </summary>

@@ -3,7 +3,6 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
-using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Stores;
 
 
@@ -17,14 +16,11 @@ namespace KvBench.Evaluation.Reports.Sections.Capabilities;
 /// <param name="settings">How hard the probes push.</param>
 public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<ProbeSettings>(settings)
 {
-    /// <summary>The chapter of the durability table, which the crash rounds continue (<see cref="CrashRoundsSection"/>).</summary>
-    public const string DurabilityChapter = "Durability";
-
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
     /// <summary>The probes' settings for <paramref name="preset"/>.</summary>
     public CapabilitiesSection(AdrPreset preset = AdrPreset.Default)
-        : this(ProbeSettingsFor(preset))
+        : this(preset.ProbeSettings())
     {
     }
 
@@ -114,7 +110,7 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
             output.AppendLine(s_numbers, $"- ¹ {name}: {reason}");
         }
 
-        output.AppendLine().AppendLine("## " + DurabilityChapter).AppendLine();
+        output.AppendLine().AppendLine("## " + AdrSections.DurabilityChapter).AppendLine();
         var durability = new MarkdownTable(
             "Option",
             "Tiers whose flushed writes survived a reopen",
@@ -164,10 +160,6 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
 
         output.AppendLine();
     }
-
-    /// <summary>The probes' settings for <paramref name="preset"/>; the crash rounds take their count from them too.</summary>
-    internal static ProbeSettings ProbeSettingsFor(AdrPreset preset) =>
-        preset.Choose(quick: ProbeSettings.Quick, evaluation: ProbeSettings.Default, full: ProbeSettings.Full);
 
     private List<string> Disagreements() => [.. Measurements.SelectMany(row => row.Disagreements())];
 

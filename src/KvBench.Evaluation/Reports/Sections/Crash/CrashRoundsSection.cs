@@ -1,6 +1,5 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Stores;
 
 
@@ -14,7 +13,7 @@ public sealed class CrashRoundsSection : AdrSection
 {
     /// <summary>The rounds per row and tier for <paramref name="preset"/>, unless <c>KVBENCH_CRASH_ROUNDS</c> says otherwise.</summary>
     public CrashRoundsSection(AdrPreset preset = AdrPreset.Default) =>
-        Rounds = CrashRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
+        Rounds = CrashRounds.RoundsFromEnvironment(preset.ProbeSettings().CrashRounds);
 
     /// <inheritdoc/>
     public override string Name => "crash";
@@ -75,7 +74,7 @@ public sealed class CrashRoundsSection : AdrSection
         }
 
         // Under the capabilities section's chapter, which comes just before in the whole file; alone, it writes the heading.
-        markdown.Within(CapabilitiesSection.DurabilityChapter);
+        markdown.Within(AdrSections.DurabilityChapter);
         markdown.Output.AppendLine("### Crash rounds").AppendLine();
         markdown.Output.Append(CrashTable.ToMarkdown(Results));
         markdown.Output.AppendLine(

@@ -1,6 +1,5 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports.Sections.Capabilities;
 
 
 namespace KvBench.Evaluation.Reports.Sections.PowerLoss;
@@ -20,7 +19,7 @@ public sealed class PowerLossSection : AdrSection
     /// The rounds per row and tier for <paramref name="preset"/> (those of the crash rounds), unless <c>KVBENCH_POWER_ROUNDS</c> says otherwise.
     /// </summary>
     public PowerLossSection(AdrPreset preset = AdrPreset.Default) =>
-        Rounds = PowerLossRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
+        Rounds = PowerLossRounds.RoundsFromEnvironment(preset.ProbeSettings().CrashRounds);
 
     /// <inheritdoc/>
     public override string Name => SectionName;
@@ -97,7 +96,7 @@ public sealed class PowerLossSection : AdrSection
         ArgumentNullException.ThrowIfNull(markdown);
         if (Unavailable is not null)
         {
-            markdown.Within(CapabilitiesSection.DurabilityChapter);
+            markdown.Within(AdrSections.DurabilityChapter);
             markdown.Output.AppendLine("### Power-loss rounds").AppendLine();
             markdown.Output.AppendLine($"Not measured: {Unavailable}").AppendLine();
             return;
@@ -108,7 +107,7 @@ public sealed class PowerLossSection : AdrSection
             return;
         }
 
-        markdown.Within(CapabilitiesSection.DurabilityChapter);
+        markdown.Within(AdrSections.DurabilityChapter);
         markdown.Output.AppendLine("### Power-loss rounds").AppendLine();
         markdown.Output.Append(CrashTable.ToMarkdown(Results));
         markdown.Output.AppendLine(

@@ -1,6 +1,5 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Survival;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
@@ -19,7 +18,7 @@ public sealed class ServerKillRoundsSection : AdrSection
 {
     /// <summary>The rounds per row and tier for <paramref name="preset"/>, unless <c>KVBENCH_CRASH_ROUNDS</c> says otherwise (the crash rounds' own).</summary>
     public ServerKillRoundsSection(AdrPreset preset = AdrPreset.Default) =>
-        Rounds = CrashRounds.RoundsFromEnvironment(CapabilitiesSection.ProbeSettingsFor(preset).CrashRounds);
+        Rounds = CrashRounds.RoundsFromEnvironment(preset.ProbeSettings().CrashRounds);
 
     /// <inheritdoc/>
     public override string Name => "serverkills";

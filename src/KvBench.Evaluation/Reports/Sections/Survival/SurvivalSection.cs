@@ -1,4 +1,3 @@
-using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Evaluation.Reports.Sections.ServerKills;
@@ -30,7 +29,7 @@ public sealed class SurvivalSection : AdrSection
             return;
         }
 
-        markdown.Within(CapabilitiesSection.DurabilityChapter);
+        markdown.Within(AdrSections.DurabilityChapter);
         markdown.Output.AppendLine("### What each row survives").AppendLine();
         PowerLossSection? power = markdown.Sections.OfType<PowerLossSection>().FirstOrDefault(section => section.Results is not null);
         CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);

@@ -129,7 +129,7 @@ public sealed class AdrSectionTests
         string alone = Render(crash);
         string whole = Render(new CapabilitiesSection(AdrPreset.Quick), crash);
 
-        string durability = $"## {CapabilitiesSection.DurabilityChapter}";
+        string durability = $"## {AdrSections.DurabilityChapter}";
         Assert.Equal([durability, "### Crash rounds", "## Machine"], Headings(alone));
         Assert.Equal(1, Headings(whole).Count(heading => heading == durability));
         Assert.True(whole.IndexOf(durability, StringComparison.Ordinal) < whole.IndexOf("### Crash rounds", StringComparison.Ordinal), whole);
