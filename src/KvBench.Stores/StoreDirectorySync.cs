@@ -14,6 +14,7 @@ namespace KvBench.Stores;
 /// </summary>
 internal static partial class StoreDirectorySync
 {
+    /// <summary>O_RDONLY | O_DIRECTORY on Linux.</summary>
     private const int ReadOnlyDirectory = 0x10000;
 
     /// <summary>Flushes <paramref name="options"/>' directory and its parent when an embedded row was opened to write at Synced.</summary>
@@ -37,7 +38,10 @@ internal static partial class StoreDirectorySync
         }
     }
 
-    /// <summary>fsync of a directory: .NET has no call for it, so the directory is opened and flushed by hand.</summary>
+    /// <summary>
+    /// fsync of a directory, which makes the names in it durable (a create, a rename): .NET has no call for it, so the
+    /// directory is opened and flushed by hand. The FileSystem row flushes its renames through it too.
+    /// </summary>
     public static void Sync(string directory)
     {
         int fd = Open(directory, ReadOnlyDirectory);

@@ -272,47 +272,11 @@ internal sealed partial class FileSystemStore : StoreAdapter
         }
     }
 
-    /// <summary>A rename is durable only once its directory is: .NET has no call for that, so fsync the directory itself.</summary>
-    private static void SyncDirectory(string directory)
-    {
-        int fd = OpenDirectory(directory, OpenFlags.ReadOnlyDirectory);
-        if (fd < 0)
-        {
-            int errno = Marshal.GetLastPInvokeError();
-            throw new IOException($"Opening directory '{directory}' to sync it failed: {Marshal.GetPInvokeErrorMessage(errno)}");
-        }
-
-        try
-        {
-            if (FSync(fd) != 0)
-            {
-                int errno = Marshal.GetLastPInvokeError();
-                throw new IOException($"fsync of directory '{directory}' failed: {Marshal.GetPInvokeErrorMessage(errno)}");
-            }
-        }
-        finally
-        {
-            _ = Close(fd);
-        }
-    }
+    /// <summary>A rename is durable only once its directory is (<see cref="StoreDirectorySync.Sync"/>).</summary>
+    private static void SyncDirectory(string directory) => StoreDirectorySync.Sync(directory);
 
     [LibraryImport("libc", EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     private static partial int Unlink(string path);
-
-    [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    private static partial int OpenDirectory(string path, int flags);
-
-    [LibraryImport("libc", EntryPoint = "fsync", SetLastError = true)]
-    private static partial int FSync(int fd);
-
-    [LibraryImport("libc", EntryPoint = "close", SetLastError = true)]
-    private static partial int Close(int fd);
-
-    private static class OpenFlags
-    {
-        /// <summary>O_RDONLY | O_DIRECTORY on Linux.</summary>
-        public const int ReadOnlyDirectory = 0x10000;
-    }
 
     private static class Errno
     {
