@@ -47,7 +47,11 @@ internal static class WorkloadCommands
 
     private static readonly Option<long> s_records = Records("Records loaded before the runs.", 100_000);
 
-    internal static readonly Option<FileInfo?> JsonFileOption = new("--json") { Description = "Also write the results to this JSON file.", HelpName = "file" };
+    internal static readonly Option<FileInfo?> JsonFileOption = new("--json")
+    {
+        Description = "Also write the results to this JSON file, and latency logs (.hlog) beside it.",
+        HelpName = "file",
+    };
 
     private static readonly Option<string[]> s_stores = StoreList("Rows to run; every row available here when left out.", StoreArguments.UnknownStore);
 
@@ -244,7 +248,8 @@ internal static class WorkloadCommands
                 [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)],
                 results,
                 results.Select(result => result.Failure),
-                [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
+                [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)],
+                intervalLogs: results);
         });
         return command;
     }
@@ -288,6 +293,7 @@ internal static class WorkloadCommands
         Threads = parseResult.GetValue(s_threads),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 
     /// <summary>
@@ -302,6 +308,7 @@ internal static class WorkloadCommands
         ValueLength = ProfileArguments.Choose(parseResult, ValueBytesOption, profile, given => given.ValueBytes),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 
     private static IEnumerable<string> Rows(ParseResult parseResult) =>
@@ -329,7 +336,7 @@ internal static class WorkloadCommands
 
     /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
     internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
-        Report(parseResult, [table], json, results.Select(result => result.Failure));
+        Report(parseResult, [table], json, results.Select(result => result.Failure), intervalLogs: results);
 
     /// <summary>
     /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
@@ -337,7 +344,7 @@ internal static class WorkloadCommands
     /// </summary>
     internal static int Report(
         ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures,
-        IEnumerable<string>? notes = null)
+        IEnumerable<string>? notes = null, IEnumerable<WorkloadResult>? intervalLogs = null)
     {
         var output = new StringBuilder();
         foreach (MarkdownTable table in tables)
@@ -354,6 +361,13 @@ internal static class WorkloadCommands
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
             File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
+
+            // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.
+            foreach (WorkloadResult result in (intervalLogs ?? []).Where(result => result.IntervalHistograms is not null))
+            {
+                using FileStream log = File.Create(IntervalLog.PathBeside(file.FullName, result));
+                IntervalLog.Write(result, log);
+            }
         }
 
         string[] failed = [.. failures.OfType<string>()];
