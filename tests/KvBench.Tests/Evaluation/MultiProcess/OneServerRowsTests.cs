@@ -1,20 +1,20 @@
 using KvBench.Core;
-using KvBench.Evaluation.Reports.Sections.ServerKills;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Servers;
 
 
 
-namespace KvBench.Tests.Evaluation.Reports.Sections.ServerKills;
+namespace KvBench.Tests.Evaluation.MultiProcess;
 
-/// <summary>Which server rows the ADR file's kill rounds run, decided before any server starts.</summary>
-public sealed class ServerKillRoundsPlanTests
+/// <summary>Which server rows the ADR file's server kill and power-loss rounds run, decided before any server starts.</summary>
+public sealed class OneServerRowsTests
 {
     [Fact]
     public void Every_one_process_server_row_is_killed_at_each_tier_it_offers_and_a_cluster_is_left_out_with_why()
     {
-        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = ServerKillRoundsSection.Plan();
+        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = OneServerRows.Plan();
 
         foreach (ServerRow row in StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null))
         {
