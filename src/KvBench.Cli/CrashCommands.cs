@@ -63,6 +63,10 @@ internal static class CrashCommands
             {
                 result.AddError($"--kill {killed} kills one server process; {row.Name} runs a cluster, whose members `kvbench cluster fault` kills.");
             }
+            else if (killed == CrashKill.Power && row.PowerCutNotModelled is { } notModelled)
+            {
+                result.AddError($"--kill Power leaves {row.Name} out: {notModelled}.");
+            }
             else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
             {
                 result.AddError(

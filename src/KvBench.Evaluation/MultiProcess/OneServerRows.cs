@@ -12,7 +12,11 @@ public static class OneServerRows
     /// with why: not installable here, pointed at a user's own server (KvBench kills only its own), or a cluster, whose
     /// members are killed one at a time by the cluster's own fault test while the others serve, not all at once.
     /// </summary>
-    public static (IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<string> LeftOut) Plan()
+    /// <param name="powerCut">
+    /// Plan power-loss rounds: a row whose server a power cut on KvBench's FUSE file system would not test as it runs
+    /// (<see cref="ServerRow.PowerCutNotModelled"/>) is left out too.
+    /// </param>
+    public static (IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<string> LeftOut) Plan(bool powerCut = false)
     {
         var planned = new List<(ServerRow Row, Durability Durability)>();
         var leftOut = new List<string>();
@@ -31,6 +35,10 @@ public static class OneServerRows
                 leftOut.Add(
                     $"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all " +
                         $"at once; a member killed while the others serve is the cluster's fault test");
+            }
+            else if (powerCut && row.PowerCutNotModelled is { } notModelled)
+            {
+                leftOut.Add($"{row.Name}: {notModelled}");
             }
             else
             {

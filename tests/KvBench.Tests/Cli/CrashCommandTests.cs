@@ -2,6 +2,7 @@ using KvBench.Cli;
 using KvBench.Stores.Dqlite;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Memory;
+using KvBench.Stores.Redis;
 
 namespace KvBench.Tests.Cli;
 
@@ -21,6 +22,17 @@ public sealed class CrashCommandTests
 
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Contains($"{row} runs a cluster, whose members `kvbench cluster fault` kills.", error.Split('\n')[0], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Cutting_the_power_under_Garnet_is_a_usage_error_that_says_why()
+    {
+        using var directory = new TempDirectory();
+
+        (int exitCode, _, string error) = InProcessCli.Invoke("crash", "--store", GarnetRow.RowName, "--dir", directory.Path, "--kill", "Power");
+
+        Assert.Equal(ExitCodes.Usage, exitCode);
+        Assert.Contains("--kill Power leaves Garnet out: on a FUSE file system", error.Split('\n')[0], StringComparison.Ordinal);
     }
 
     [Fact]

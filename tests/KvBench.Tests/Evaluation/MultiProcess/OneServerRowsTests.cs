@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Etcd;
+using KvBench.Stores.Redis;
 using KvBench.Stores.Servers;
 
 
@@ -31,5 +32,20 @@ public sealed class OneServerRowsTests
         }
 
         Assert.False(StoreCatalog.Row(EtcdRow.RowName) is ServerRow { IsOneProcess: true });
+    }
+
+    [Fact]
+    public void A_power_cut_leaves_out_a_server_that_the_FUSE_file_system_would_run_with_another_setting()
+    {
+        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = OneServerRows.Plan(powerCut: true);
+
+        foreach (ServerRow row in StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null && row.IsOneProcess))
+        {
+            bool runs = planned.Any(round => round.Row == row);
+            Assert.Equal(row.PowerCutNotModelled is null, runs);
+            Assert.Equal(!runs, leftOut.Contains($"{row.Name}: {row.PowerCutNotModelled}"));
+        }
+
+        Assert.NotNull(StoreCatalog.ServerRowNamed(GarnetRow.RowName).PowerCutNotModelled);
     }
 }

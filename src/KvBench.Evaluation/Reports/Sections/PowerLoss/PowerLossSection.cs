@@ -91,7 +91,7 @@ public sealed class PowerLossSection : AdrSection
 
         if (Servers)
         {
-            (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, LeftOut) = OneServerRows.Plan();
+            (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, LeftOut) = OneServerRows.Plan(powerCut: true);
             foreach ((ServerRow row, Durability durability) in planned)
             {
                 string directory = Path.Combine(workDirectory, $"{row.Name}-{durability}");

@@ -23,7 +23,7 @@ public sealed class ServerPowerLossRoundTests(ITestOutputHelper output)
     private const int Rounds = 3;
 
     /// <summary>The one-process server rows that offer Synced (the clusters are left out, and Garnet offers Buffered only).</summary>
-    public static TheoryData<string> SyncedServers => new(OneServerRows.Plan().Planned
+    public static TheoryData<string> SyncedServers => new(OneServerRows.Plan(powerCut: true).Planned
         .Where(tier => tier.Durability == Durability.Synced)
         .Select(tier => tier.Row.Name));
 
