@@ -85,20 +85,11 @@ public static class PowerLossRounds
         bool acknowledgeBeforeFlush = false,
         bool tornCuts = true)
     {
-        ArgumentNullException.ThrowIfNull(cli);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
-        if (PowerCutMount.Unavailable() is { } reason)
-        {
-            throw new InvalidOperationException(reason);
-        }
-
+        CheckCanRun(cli, rounds);
         var random = new Random(cutMoments);
         string scratch = Path.Combine(Path.GetTempPath(), "kvbench-power", Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
-        long acknowledged = 0;
-        long lost = 0;
-        long torn = 0;
-        var reopenFailures = new List<string>();
+        var tally = new Tally();
         try
         {
             for (int round = 0; round < rounds; round++)
@@ -116,18 +107,7 @@ public static class PowerLossRounds
                         tornCuts).ConfigureAwait(false);
                 }
 
-                acknowledged += roundAcknowledged;
-                try
-                {
-                    using IKeyValueStore reopened = StoreCatalog.Open(store, CrashWriter.Options(directory, durability));
-                    CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), roundAcknowledged);
-                    lost += check.Lost;
-                    torn += check.Torn;
-                }
-                catch (Exception e) when (e is KeyValueStoreException or IOException or InvalidOperationException)
-                {
-                    reopenFailures.Add($"round {round}: {e.Message}");
-                }
+                tally.Check(round, workerName, roundAcknowledged, () => StoreCatalog.Open(store, CrashWriter.Options(directory, durability)));
             }
         }
         finally
@@ -135,7 +115,7 @@ public static class PowerLossRounds
             DeleteScratch(scratch);
         }
 
-        return new CrashRoundsResult(store, durability, rounds, acknowledged, lost, torn, reopenFailures) { Killed = CrashKill.Power };
+        return tally.Result(store, durability, rounds);
     }
 
     /// <summary>
@@ -166,13 +146,7 @@ public static class PowerLossRounds
         int cutMoments,
         bool tornCuts = true)
     {
-        ArgumentNullException.ThrowIfNull(cli);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
-        if (PowerCutMount.Unavailable() is { } reason)
-        {
-            throw new InvalidOperationException(reason);
-        }
-
+        CheckCanRun(cli, rounds);
         var random = new Random(cutMoments);
 
         // Short names: PostgreSQL puts its socket in its data directory, and a socket's path has at most 107 bytes.
@@ -181,11 +155,8 @@ public static class PowerLossRounds
         // The same mount point every round, so the server finds its data directory where it left it, as after a reboot.
         string disk = Path.Combine(scratch, "disk");
         Directory.CreateDirectory(directory);
-        long acknowledged = 0;
-        long lost = 0;
-        long torn = 0;
+        var tally = new Tally();
         int run = 0;
-        var reopenFailures = new List<string>();
         PowerCutMount? mount = await PowerCutMount.MountAsync(directory, scratch, disk).ConfigureAwait(false);
         PrivateServer? server = null;
         try
@@ -209,7 +180,6 @@ public static class PowerLossRounds
                     },
                     random,
                     tornCuts).ConfigureAwait(false);
-                acknowledged += roundAcknowledged;
                 await mount.DisposeAsync().ConfigureAwait(false);
                 mount = null;
                 mount = await PowerCutMount.MountAsync(directory, scratch, disk).ConfigureAwait(false);
@@ -219,22 +189,13 @@ public static class PowerLossRounds
                 }
                 catch (StoreUnavailableException e)
                 {
-                    reopenFailures.Add($"round {run}: the server did not start again: {e.Message}");
+                    tally.Failed(run, roundAcknowledged, $"the server did not start again: {e.Message}");
                     run++;
                     break;
                 }
 
-                try
-                {
-                    using IKeyValueStore reopened = StoreCatalog.Open(store, CrashWriter.Options(directory, durability, server.Endpoint));
-                    CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), roundAcknowledged);
-                    lost += check.Lost;
-                    torn += check.Torn;
-                }
-                catch (KeyValueStoreException e)
-                {
-                    reopenFailures.Add($"round {run}: {e.Message}");
-                }
+                string endpoint = server.Endpoint;
+                tally.Check(run, workerName, roundAcknowledged, () => StoreCatalog.Open(store, CrashWriter.Options(directory, durability, endpoint)));
             }
         }
         finally
@@ -243,7 +204,17 @@ public static class PowerLossRounds
             DeleteScratch(scratch);
         }
 
-        return new CrashRoundsResult(store, durability, run, acknowledged, lost, torn, reopenFailures) { Killed = CrashKill.Power };
+        return tally.Result(store, durability, run);
+    }
+
+    private static void CheckCanRun(KvBenchCli cli, int rounds)
+    {
+        ArgumentNullException.ThrowIfNull(cli);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
+        if (PowerCutMount.Unavailable() is { } reason)
+        {
+            throw new InvalidOperationException(reason);
+        }
     }
 
     /// <summary>Stops the server and deletes its data directory while the mount is live, then unmounts.</summary>
@@ -267,6 +238,42 @@ public static class PowerLossRounds
                 await mount.DisposeAsync().ConfigureAwait(false);
             }
         }
+    }
+
+    /// <summary>What the rounds acknowledged, lost, tore and could not reopen, round after round.</summary>
+    private sealed class Tally
+    {
+        private readonly List<string> _reopenFailures = [];
+        private long _acknowledged;
+        private long _lost;
+        private long _torn;
+
+        /// <summary>Reopens the store after a round's cut and looks for every record the round's writer acknowledged.</summary>
+        public void Check(int round, string workerName, long acknowledged, Func<IKeyValueStore> reopen)
+        {
+            _acknowledged += acknowledged;
+            try
+            {
+                using IKeyValueStore reopened = reopen();
+                CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), acknowledged);
+                _lost += check.Lost;
+                _torn += check.Torn;
+            }
+            catch (Exception e) when (e is KeyValueStoreException or IOException or InvalidOperationException)
+            {
+                _reopenFailures.Add($"round {round}: {e.Message}");
+            }
+        }
+
+        /// <summary>A round whose store could not be reopened at all.</summary>
+        public void Failed(int round, long acknowledged, string why)
+        {
+            _acknowledged += acknowledged;
+            _reopenFailures.Add($"round {round}: {why}");
+        }
+
+        public CrashRoundsResult Result(string store, Durability durability, int rounds) =>
+            new(store, durability, rounds, _acknowledged, _lost, _torn, _reopenFailures) { Killed = CrashKill.Power };
     }
 
     private static void DeleteScratch(string scratch)
