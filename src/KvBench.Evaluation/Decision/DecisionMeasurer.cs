@@ -425,8 +425,10 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         }
 
         DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
+        bool server = StoreCatalog.ServerNames.Contains(name);
         evidence.PowerLossFailure = cli is null ? "no kvbench CLI to start as the writer process"
-            : StoreCatalog.ServerNames.Contains(name) ? "power-loss rounds run on embedded rows only"
+            : server && OneServerRows.Plan(powerCut: true).LeftOut.FirstOrDefault(left => left.StartsWith(name + ": ", StringComparison.Ordinal)) is { } left
+                ? left[(name.Length + 2)..]
             : offered == DurabilityTiers.None ? "keeps nothing past its process"
             : !offered.Offers(durability) ? $"does not offer {durability} durability"
             : PowerCutMount.Unavailable();
@@ -438,10 +440,14 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         string directory = Path.Combine(workDirectory, "power-" + name);
         try
         {
-            // Acknowledged when Put returns, as for the crash rounds: what the profile's writes are promised.
-            evidence.PowerLoss = await PowerLossRounds.RunAsync(
-                cli!, name, durability, directory, settings.PowerLossRounds, cutMoments: settings.PowerLossRounds,
-                acknowledgeBeforeFlush: true).ConfigureAwait(false);
+            // Acknowledged when Put returns, as for the crash rounds: what the profile's writes are promised. A server row
+            // gets a server of its own on the power-cut file system, apart from the one its workload runs on.
+            evidence.PowerLoss = server
+                ? await PowerLossRounds.RunOnServerAsync(
+                    cli!, name, durability, directory, settings.PowerLossRounds, cutMoments: settings.PowerLossRounds).ConfigureAwait(false)
+                : await PowerLossRounds.RunAsync(
+                    cli!, name, durability, directory, settings.PowerLossRounds, cutMoments: settings.PowerLossRounds,
+                    acknowledgeBeforeFlush: true).ConfigureAwait(false);
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
