@@ -235,10 +235,11 @@ internal static class DecisionEvidenceTables
         output.AppendLine("### Power-loss rounds").AppendLine();
         output.AppendLine(
             s_numbers,
-            $"Each round starts a writer process whose store lies on KvBench's power-cut file system, which keeps " +
-                $"written data only once a flush covers it. At a random moment (reproducible) the writer is killed and " +
-                $"the power cut: what was not flushed is dropped, all of it or all but a prefix with the next write " +
-                $"torn. The store is reopened on what was kept and every record acknowledged after `Put` returned is " +
+            $"Each round starts a writer process whose store (a server row's data directory) lies on KvBench's " +
+                $"power-cut file system, which keeps written data only once a flush covers it. At a random moment " +
+                $"(reproducible) the writer, or the server, is killed and the power cut: what was not flushed is " +
+                $"dropped, all of it or all but a prefix with the next write torn. The store is reopened (the server " +
+                $"started again) on what was kept and every record acknowledged after `Put` returned is " +
                 $"read back, at {evidence.Profile.Workload.Durability}. Kept is the share found whole. " +
                 $"`kvbench crash --kill Power` runs more rounds.").AppendLine();
         WriteRounds(output, evidence, DecisionPhase.PowerLoss, option => option.PowerLoss, option => option.PowerLossFailure);
