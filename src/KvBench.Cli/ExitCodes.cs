@@ -48,6 +48,9 @@ public static class ExitCodes
     /// <summary>A kill or fault lost or tore acknowledged writes, or the store did not reopen after it.</summary>
     public const int WritesLost = 11;
 
+    /// <summary><c>compare</c> found a cell slower than the base run past the threshold, with intervals that do not overlap.</summary>
+    public const int Regressed = 12;
+
     /// <summary>The exit codes as <c>--help</c> shows them, one meaning each.</summary>
     internal const string Help = """
         Exit codes:
@@ -64,6 +67,7 @@ public static class ExitCodes
           9  store full: the disk is full; the failed write was not stored, earlier writes are kept
          10  check failed: a measuring command found a wrong read, a failed operation or a problem it lists
          11  writes lost: a kill or fault lost or tore acknowledged writes, or the store did not reopen
+         12  regressed: compare found a cell slower than the base run past the threshold
 
         Every error is one line on standard error; --verbose adds its stack trace.
         """;

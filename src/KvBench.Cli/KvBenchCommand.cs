@@ -31,6 +31,7 @@ public static class KvBenchCommand
             WorkloadCommands.Run(),
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
+            CompareCommand.Create(),
             ContendCommand.Create(),
             SqliteCommands.Create(),
             WorkerCommand.Create(),

@@ -1,0 +1,30 @@
+namespace KvBench.Evaluation.Comparison;
+
+/// <summary>Which way a cell's figure is better.</summary>
+public enum Better
+{
+    /// <summary>More is better (throughput).</summary>
+    Higher,
+
+    /// <summary>Less is better (latency).</summary>
+    Lower,
+}
+
+/// <summary>
+/// One measured figure of a run, as <c>kvbench compare</c> matches it with the same figure of another run: what was
+/// measured (<see cref="Run"/>, <see cref="Metric"/>), its median over the run's intervals and the least and most of
+/// them, which is the interval the comparison judges a change against.
+/// </summary>
+/// <param name="Run">The row, the workload, its records and its threads: "LMDB / YCSB-A / 100,000 records / 4 threads".</param>
+/// <param name="Metric">What the figure is: "throughput" or "p99".</param>
+/// <param name="Unit">Its unit: "ops/s" or "µs".</param>
+/// <param name="Better">Which way is better.</param>
+/// <param name="Value">The median over the run's intervals.</param>
+/// <param name="Low">The least interval's figure.</param>
+/// <param name="High">The most interval's figure.</param>
+/// <param name="Samples">The intervals it comes from; 1 when the run kept no timeline.</param>
+public sealed record ResultCell(string Run, string Metric, string Unit, Better Better, double Value, double Low, double High, int Samples)
+{
+    /// <summary>What identifies the cell across runs.</summary>
+    public string Key => $"{Run} / {Metric}";
+}
