@@ -2,7 +2,7 @@ using System.CommandLine;
 
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.Contention;
 using KvBench.Stores;
 
 namespace KvBench.Cli;
@@ -88,10 +88,10 @@ internal static class ContendCommand
                     .GetAwaiter().GetResult());
             return WorkloadCommands.Report(
                 parseResult,
-                [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)],
+                [ContentionTables.Contention(results), ContentionTables.ContentionLatencies(results)],
                 results,
                 results.Select(result => result.Failure),
-                WorkloadTables.ContentionFindings(results));
+                ContentionTables.ContentionFindings(results));
         });
         return command;
     }

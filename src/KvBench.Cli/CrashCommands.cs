@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -142,7 +143,7 @@ internal static class CrashCommands
             parseResult.GetRequiredValue(StoreArguments.Directory),
             rounds,
             killMoments).ConfigureAwait(false);
-        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
+        parseResult.InvocationConfiguration.Output.WriteLine(ServerKillTable.ToMarkdown([result]));
         return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
     }
 }

@@ -60,7 +60,7 @@ internal static class SqliteCommands
             };
             IReadOnlyList<WorkloadResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
                 run(settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
-            return WorkloadCommands.Report(parseResult, results, WorkloadTables.Threads(results), results);
+            return WorkloadCommands.Report(parseResult, results, ThreadTables.Threads(results), results);
         });
         return command;
     }

@@ -6,6 +6,7 @@ using System.Text.Json.Serialization;
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -241,10 +242,10 @@ internal static class WorkloadCommands
                 WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
             return Report(
                 parseResult,
-                [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)],
+                [ThreadTables.Threads(results), ThreadTables.ThreadCosts(results)],
                 results,
                 results.Select(result => result.Failure),
-                [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)]);
+                [.. ThreadTables.FasterThanCores(results), .. ThreadTables.LoneSqliteReader(results)]);
         });
         return command;
     }

@@ -61,8 +61,8 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
         StringBuilder output = markdown.Output;
         output.AppendLine("## The UI while the CLI imports").AppendLine();
         WriteMethod(output, results[0]);
-        WorkloadTables.Contention(results).WriteTo(output);
-        foreach (string finding in WorkloadTables.ContentionFindings(results))
+        ContentionTables.Contention(results).WriteTo(output);
+        foreach (string finding in ContentionTables.ContentionFindings(results))
         {
             output.AppendLine(finding).AppendLine();
         }
@@ -73,7 +73,7 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
                 "batch; its workload is then reads only. Where one process at a time may open the store (Exclusive), " +
                 "the cli's open beside the ui is refused, and the cell names the typed error it got.").AppendLine();
         output.AppendLine("### The ui's latencies, alone and during the import").AppendLine();
-        WorkloadTables.ContentionLatencies(results).WriteTo(output);
+        ContentionTables.ContentionLatencies(results).WriteTo(output);
     }
 
     /// <summary>What the two processes do and how lag, errors and losses are counted: one paragraph, written a sentence at a time.</summary>

@@ -120,7 +120,7 @@ public sealed class ServerKillRoundsSection : AdrSection
 
         markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### A server killed").AppendLine();
-        markdown.Output.Append(CrashTable.ServerKillsToMarkdown(Results));
+        markdown.Output.Append(ServerKillTable.ToMarkdown(Results));
         markdown.Output.AppendLine(
             "Each round starts a writer process that puts records one at a time through the row's client and " +
                 "acknowledges each once `Put` returned, then kills the server's whole process tree with SIGKILL at a " +

@@ -120,12 +120,12 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
             output.AppendLine(
                 "Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys " +
                     "with new versions.").AppendLine();
-            WorkloadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
+            ThreadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
             markdown.Charts(
                 Placed(AdrCharts.Threads(ThreadSweep)),
                 "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; " +
                     "PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
-            WorkloadTables.WriteThreadCosts(output, ThreadSweep);
+            ThreadTables.WriteThreadCosts(output, ThreadSweep);
         }
 
         if (Scale is { Count: > 0 })
