@@ -77,21 +77,17 @@ internal static class ContendCommand
             IEnumerable<string> rows = parseResult.GetValue(stores) is { Length: > 0 } names
                 ? names.Select(StoreArguments.CanonicalName)
                 : StoreCatalog.AvailableNames;
-            IReadOnlyList<ImportContentionResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
-                new ImportContention(KvBenchCli.Locate())
-                    .RunAsync(
+            return WorkloadCommands.Report(
+                parseResult,
+                WorkloadCommands.InScratch(parseResult, scratch =>
+                    ContentionSection.RunAloneAsync(
+                        KvBenchCli.Locate(),
                         rows,
                         settings,
                         scratch,
                         ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
                         parseResult.InvocationConfiguration.Error.WriteLine)
-                    .GetAwaiter().GetResult());
-            return WorkloadCommands.Report(
-                parseResult,
-                [ContentionTables.Contention(results), ContentionTables.ContentionLatencies(results)],
-                results,
-                results.Select(result => result.Failure),
-                ContentionTables.ContentionFindings(results));
+                    .GetAwaiter().GetResult()));
         });
         return command;
     }

@@ -1,7 +1,8 @@
 using System.CommandLine;
 
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Stores;
@@ -47,7 +48,7 @@ internal static class CrashCommands
 
             if (result.GetValue(kill) == CrashKill.Power)
             {
-                string[] embedded = [.. PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct()];
+                IReadOnlyList<string> embedded = PowerLossSection.Rows();
                 if (!embedded.Contains(StoreArguments.CanonicalName(name)))
                 {
                     string canonical = StoreArguments.CanonicalName(name);
@@ -120,30 +121,32 @@ internal static class CrashCommands
         return command;
     }
 
-    private static int KillWriter(ParseResult parseResult, string store, int rounds, int killMoments)
-    {
-        CrashRoundsResult result = CrashRounds.RunAsync(
-            KvBenchCli.Locate(),
-            store,
-            parseResult.GetValue(StoreArguments.Durability),
-            parseResult.GetRequiredValue(StoreArguments.Directory),
-            rounds,
-            killMoments).GetAwaiter().GetResult();
-        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
-        return result.Held ? ExitCodes.Ok : ExitCodes.WritesLost;
-    }
+    private static int KillWriter(ParseResult parseResult, string store, int rounds, int killMoments) =>
+        Print(
+            parseResult,
+            CrashRoundsSection.RunAloneAsync(
+                KvBenchCli.Locate(),
+                store,
+                parseResult.GetValue(StoreArguments.Durability),
+                parseResult.GetRequiredValue(StoreArguments.Directory),
+                rounds,
+                killMoments).GetAwaiter().GetResult());
 
-    /// <summary>Starts KvBench's own server for the row and tier, runs the rounds on it, and stops it (its data deleted), also when they fail.</summary>
-    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments)
+    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments) =>
+        Print(
+            parseResult,
+            await ServerKillRoundsSection.RunAloneAsync(
+                KvBenchCli.Locate(),
+                store,
+                parseResult.GetValue(StoreArguments.Durability),
+                parseResult.GetRequiredValue(StoreArguments.Directory),
+                rounds,
+                killMoments).ConfigureAwait(false));
+
+    /// <summary>Prints the rounds' table: <see cref="ExitCodes.WritesLost"/> when they broke what the row promises.</summary>
+    internal static int Print(ParseResult parseResult, KillRoundsAlone ran)
     {
-        await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(
-            KvBenchCli.Locate(),
-            server,
-            parseResult.GetRequiredValue(StoreArguments.Directory),
-            rounds,
-            killMoments).ConfigureAwait(false);
-        parseResult.InvocationConfiguration.Output.WriteLine(ServerKillTable.ToMarkdown([result]));
-        return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
+        parseResult.InvocationConfiguration.Output.WriteLine(ran.Markdown);
+        return ran.WritesLost ? ExitCodes.WritesLost : ExitCodes.Ok;
     }
 }

@@ -1,11 +1,10 @@
 using System.CommandLine;
-using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -146,8 +145,7 @@ internal static class WorkloadCommands
                 });
             }
 
-            WorkloadResult result = WorkloadRunner.Run(store, spec, run);
-            return Report(parseResult, [result], WorkloadTables.Ycsb([result]), result);
+            return Report(parseResult, WorkloadSection.RunWorkloadAlone(store, spec, run));
         });
         return command;
     }
@@ -175,16 +173,15 @@ internal static class WorkloadCommands
                 YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
             };
             Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Ycsb(
+            return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSection.RunYcsbAlone(
                     Rows(parseResult),
                     chosen,
                     settings,
                     scratch,
                     parseResult.InvocationConfiguration.Error.WriteLine,
                     loads,
-                    directory => new StoreOptions { Directory = directory, Durability = durability })));
-            return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
+                    directory => new StoreOptions { Directory = directory, Durability = durability }))));
         });
         return command;
     }
@@ -229,23 +226,14 @@ internal static class WorkloadCommands
             StoreOptions Options(string directory) => new() { Directory = directory, Durability = durability };
             if (parseResult.GetRequiredValue(what) == "scale")
             {
-                IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                    WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-                return Report(
-                    parseResult,
-                    [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])],
-                    WorkloadTables.Scale(points),
-                    points);
+                return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                    WorkloadSection.RunScaleSweepAlone(
+                        Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options))));
             }
 
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-            return Report(
-                parseResult,
-                [ThreadTables.Threads(results), ThreadTables.ThreadCosts(results)],
-                results,
-                results.Select(result => result.Failure),
-                [.. ThreadTables.FasterThanCores(results), .. ThreadTables.LoneSqliteReader(results)]);
+            return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSection.RunThreadSweepAlone(
+                    Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options))));
         });
         return command;
     }
@@ -328,42 +316,24 @@ internal static class WorkloadCommands
         }
     }
 
-    /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
-        Report(parseResult, [table], json, results.Select(result => result.Failure));
-
     /// <summary>
-    /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
-    /// where asked, and prints each failure on a line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
+    /// Prints what a section ran alone, writes its results as JSON where asked, and prints each of its problems on a
+    /// line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
-    internal static int Report(
-        ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures,
-        IEnumerable<string>? notes = null)
+    internal static int Report<TResults>(ParseResult parseResult, RanAlone<TResults> ran)
     {
-        var output = new StringBuilder();
-        foreach (MarkdownTable table in tables)
-        {
-            table.WriteTo(output);
-        }
-
-        foreach (string note in notes ?? [])
-        {
-            output.AppendLine(note).AppendLine();
-        }
-
-        parseResult.InvocationConfiguration.Output.Write(output.ToString());
+        parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
-            File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
+            File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
         }
 
-        string[] failed = [.. failures.OfType<string>()];
-        foreach (string failure in failed)
+        foreach (string problem in ran.Problems)
         {
-            parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
+            parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
         }
 
-        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
+        return ran.Problems.Count == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
     }
 
     private static string? UnknownWorkload(string name) => YcsbWorkloads.Find(name) is null ? $"No YCSB workload is named '{name}'; they are A to F." : null;

@@ -109,7 +109,9 @@ public static class ContentionTables
                 ? $"no batch of {batches} was seen before the cli's PutMany returned. "
                 : $"{result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of {batches} batches were seen before " +
                     $"the cli's PutMany returned" +
-                    $"{(result.SeenEarlyBy is { } by ? $", by {WorkloadCells.Latency(by.P50)} p50 and {WorkloadCells.Latency(by.Max)} at most" : string.Empty)}" +
+                    $"{(result.SeenEarlyBy is { } by
+                        ? $", by {WorkloadCells.Latency(by.P50)} p50 and {WorkloadCells.Latency(by.Max)} at most"
+                        : string.Empty)}" +
                     $". ");
             text.Append(
                 s_numbers,
@@ -120,7 +122,10 @@ public static class ContentionTables
                     $"commit hook ({WorkloadCells.Latency(result.CommitCheckpoints!.P50)} p50, " +
                     $"{WorkloadCells.Latency(result.CommitCheckpoints.Max)} at most), "
                 : $"none of {batches} commits ran an auto-checkpoint, ");
-            text.Append(s_numbers, $"and once the hook had returned PutMany took {WorkloadCells.Latency(afterHook.P50)} p50 ({WorkloadCells.Latency(afterHook.Max)} at most) more. ");
+            text.Append(
+                s_numbers,
+                $"and once the hook had returned PutMany took {WorkloadCells.Latency(afterHook.P50)} p50 (" +
+                    $"{WorkloadCells.Latency(afterHook.Max)} at most) more. ");
             if (result.SeenBeforeAcknowledged > 0)
             {
                 text.Append(
@@ -179,7 +184,9 @@ public static class ContentionTables
         string cell = $"{WorkloadCells.Latency(lag.P50)} / {WorkloadCells.Latency(lag.Max)}";
         if (result.SeenBeforeAcknowledged > 0)
         {
-            string by = result.SeenEarlyBy is { } early ? $", by {WorkloadCells.Latency(early.P50)} p50 and {WorkloadCells.Latency(early.Max)} at most" : string.Empty;
+            string by = result.SeenEarlyBy is { } early
+                ? $", by {WorkloadCells.Latency(early.P50)} p50 and {WorkloadCells.Latency(early.Max)} at most"
+                : string.Empty;
             cell += $" ({result.SeenBeforeAcknowledged.ToString("N0", s_numbers)} of " +
                 $"{(lag.Count + result.Unseen).ToString("N0", s_numbers)} batches seen before the cli's PutMany " +
                 $"returned{by}, each counted as a lag of 0)";
