@@ -1,5 +1,6 @@
 using System.CommandLine;
 
+using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Crash;
@@ -83,9 +84,11 @@ internal static class CrashCommands
             int moments = parseResult.GetValue(killMoments);
             return parseResult.GetValue(kill) switch
             {
-                CrashKill.Server => KillServerAsync(parseResult, store, count, moments).GetAwaiter().GetResult(),
+                CrashKill.Server => Rounds(
+                    parseResult, (cli, durability, directory) => ServerKillRoundsSection.RunAloneAsync(cli, store, durability, directory, count, moments)),
                 CrashKill.Power => PowerCommand.CutPower(parseResult, store, count, moments),
-                _ => KillWriter(parseResult, store, count, moments),
+                _ => Rounds(
+                    parseResult, (cli, durability, directory) => CrashRoundsSection.RunAloneAsync(cli, store, durability, directory, count, moments)),
             };
         });
         return command;
@@ -121,31 +124,16 @@ internal static class CrashCommands
         return command;
     }
 
-    private static int KillWriter(ParseResult parseResult, string store, int rounds, int killMoments) =>
-        Print(
-            parseResult,
-            CrashRoundsSection.RunAloneAsync(
-                KvBenchCli.Locate(),
-                store,
-                parseResult.GetValue(StoreArguments.Durability),
-                parseResult.GetRequiredValue(StoreArguments.Directory),
-                rounds,
-                killMoments).GetAwaiter().GetResult());
-
-    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments) =>
-        Print(
-            parseResult,
-            await ServerKillRoundsSection.RunAloneAsync(
-                KvBenchCli.Locate(),
-                store,
-                parseResult.GetValue(StoreArguments.Durability),
-                parseResult.GetRequiredValue(StoreArguments.Directory),
-                rounds,
-                killMoments).ConfigureAwait(false));
-
-    /// <summary>Prints the rounds' table: <see cref="ExitCodes.WritesLost"/> when they broke what the row promises.</summary>
-    internal static int Print(ParseResult parseResult, KillRoundsAlone ran)
+    /// <summary>
+    /// Runs kill rounds that <paramref name="run"/> starts with the CLI, the tier and the directory given, and prints
+    /// their table: <see cref="ExitCodes.WritesLost"/> when they broke what the row promises.
+    /// </summary>
+    internal static int Rounds(ParseResult parseResult, Func<KvBenchCli, Durability, string, Task<KillRoundsAlone>> run)
     {
+        KillRoundsAlone ran = run(
+            KvBenchCli.Locate(),
+            parseResult.GetValue(StoreArguments.Durability),
+            parseResult.GetRequiredValue(StoreArguments.Directory)).GetAwaiter().GetResult();
         parseResult.InvocationConfiguration.Output.WriteLine(ran.Markdown);
         return ran.WritesLost ? ExitCodes.WritesLost : ExitCodes.Ok;
     }

@@ -1,6 +1,5 @@
 using System.CommandLine;
 
-using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
 
 namespace KvBench.Cli;
@@ -16,14 +15,7 @@ internal static class PowerCommand
             return ExitCodes.Error;
         }
 
-        return CrashCommands.Print(
-            parseResult,
-            PowerLossSection.RunAloneAsync(
-                KvBenchCli.Locate(),
-                store,
-                parseResult.GetValue(StoreArguments.Durability),
-                parseResult.GetRequiredValue(StoreArguments.Directory),
-                rounds,
-                cutMoments).GetAwaiter().GetResult());
+        return CrashCommands.Rounds(
+            parseResult, (cli, durability, directory) => PowerLossSection.RunAloneAsync(cli, store, durability, directory, rounds, cutMoments));
     }
 }
