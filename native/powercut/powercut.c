@@ -14,18 +14,23 @@
  *     durable in the target directory only once that directory is flushed, in the source directory once that one is;
  *   - a new directory holds nothing durable until it is flushed itself, and is reachable only once its parent is.
  * Closing a file, sync_file_range, sync and syncfs keep nothing (the first three promise no durability; FUSE does
- * not pass on the last two). Modes, owners and times are not modelled: they follow the files.
+ * not pass on the last two). A write through a descriptor opened O_DIRECT is like any other: it bypasses the cache
+ * but may still sit in the device's volatile cache, so only a flush keeps it. Modes and owners are not modelled: the
+ * durable tree takes each file's latest ones. Times are not kept. Files and folders a caller creates belong to the
+ * caller (its uid and gid), so servers that run as users of their own can use them after a remount.
  *
  * The cut. Writing "cut K S" to the control file MOUNTPOINT/.powercut (hidden from listings) is the power cut: of
  * the writes not yet flushed, in the order they were made over all files, the first K reach the device whole and
  * the first S 512-byte sectors of the next one too (a torn write); the rest is dropped, with every directory change
  * not flushed. BACKING is then rewritten to hold exactly the durable tree, and every later call fails with EIO, as
  * on a machine that is off. Reading the control file prints "pending N" (writes not flushed), "flushes N" and
- * "cut 0|1". KvBench kills the writing processes first, so nothing runs between their end and the cut.
+ * "cut 0|1". KvBench kills the writing processes first, so nothing runs between their end and the cut. Writing
+ * "sync" makes everything written so far durable, as a sync of the whole device would: a starting state.
  *
  * What it does not model: reordering of flushed writes (a flush keeps everything it covers, in full), metadata that
  * reaches the device without a flush, a directory reached from two durable parents (the first one walked wins),
- * symbolic links, device nodes and extended attributes (refused), and sizes past what fits in memory.
+ * symbolic links, device nodes and extended attributes (refused), sockets and FIFOs (made, never durable), and sizes
+ * past what fits in memory.
  */
 #define FUSE_USE_VERSION 31
 #define _GNU_SOURCE
@@ -63,6 +68,11 @@ typedef struct {
     /* Directories: the durable entries. */
     entry *entries;
     size_t entry_count;
+    /* The latest mode and owner, which the durable tree takes; has_meta is 0 until they are known. */
+    int has_meta;
+    mode_t mode;
+    uid_t uid;
+    gid_t gid;
 } node;
 
 typedef struct {
@@ -162,6 +172,32 @@ static long new_node(int is_dir)
     return id;
 }
 
+static void take_meta(long id, const struct stat *st)
+{
+    node *n = &g_nodes[id];
+    n->has_meta = 1;
+    n->mode = st->st_mode & 07777;
+    n->uid = st->st_uid;
+    n->gid = st->st_gid;
+}
+
+/* A file or folder a call created belongs to the caller, as on any file system; the live copy was made by this process. */
+static void own_by_caller(const char *full)
+{
+    if (geteuid() == 0) {
+        struct fuse_context *caller = fuse_get_context();
+        (void)!lchown(full, caller->uid, caller->gid);
+    }
+}
+
+static void own_handle_by_caller(int fd)
+{
+    if (geteuid() == 0) {
+        struct fuse_context *caller = fuse_get_context();
+        (void)!fchown(fd, caller->uid, caller->gid);
+    }
+}
+
 static void forget_ino(ino_t ino)
 {
     ino_id key = { .ino = ino };
@@ -191,6 +227,7 @@ static long id_of(const struct stat *st)
         return (*found)->id;
     }
     long id = new_node(S_ISDIR(st->st_mode));
+    take_meta(id, st);
     remember_ino(st->st_ino, id);
     return id;
 }
@@ -328,7 +365,9 @@ static int flush_directory(int dir_fd)
             continue;
         }
         struct stat child;
-        if (fstatat(dirfd(d), e->d_name, &child, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (fstatat(dirfd(d), e->d_name, &child, AT_SYMLINK_NOFOLLOW) != 0
+            || !(S_ISREG(child.st_mode) || S_ISDIR(child.st_mode))) {
+            /* A socket or FIFO names no data: as after a reboot, none is durable. */
             continue;
         }
         entries = grow(entries, &capacity, count, sizeof(entry));
@@ -398,6 +437,10 @@ static void load(const char *backing, const char *live_dir, long dir)
             errno = EINVAL;
             fail("%s is neither a file nor a folder", from);
         }
+        /* The live copy belongs to whoever owns the durable file, with its mode (mkdir and open apply no umask here). */
+        (void)!lchown(to, st.st_uid, st.st_gid);
+        chmod(to, st.st_mode & 07777);
+        take_meta(id, &st);
         struct stat copied;
         lstat(to, &copied);
         remember_ino(copied.st_ino, id);
@@ -418,6 +461,15 @@ static int remove_one(const char *path, const struct stat *st, int type, struct 
     return ftw->level == 0 ? 0 : remove(path);
 }
 
+static void restore_meta(const char *path, long id)
+{
+    node *n = &g_nodes[id];
+    if (n->has_meta) {
+        (void)!lchown(path, n->uid, n->gid);
+        chmod(path, n->mode);
+    }
+}
+
 static void materialize(const char *path, long dir, char *visited)
 {
     visited[dir] = 1;
@@ -434,6 +486,7 @@ static void materialize(const char *path, long dir, char *visited)
                     fail("cannot create %s", to);
                 }
                 materialize(to, e->id, visited);
+                restore_meta(to, e->id);
             }
         } else {
             char *file = inode_file(e->id);
@@ -442,6 +495,7 @@ static void materialize(const char *path, long dir, char *visited)
                 stat(file, &st);
                 copy_file(file, to, st.st_mode);
             }
+            restore_meta(to, e->id);
             free(file);
         }
         free(to);
@@ -482,6 +536,34 @@ static int cut(long keep, long sectors)
     free(visited);
     g_cut = 1;
     return 0;
+}
+
+static int g_sync_result;
+
+static int flush_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)ftw;
+    if (type != FTW_D && !(type == FTW_F && S_ISREG(st->st_mode))) {
+        return 0;
+    }
+    int fd = open(path, type == FTW_D ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+    if (fd < 0) {
+        g_sync_result = -errno;
+        return 1;
+    }
+    g_sync_result = type == FTW_D ? flush_directory(fd) : flush_file(id_of(st), fd);
+    close(fd);
+    return g_sync_result != 0;
+}
+
+/* "sync": every file's content and every folder's entries become durable, as after a sync of the whole device. */
+static int sync_all(void)
+{
+    g_sync_result = 0;
+    if (nftw(g_live, flush_one, 16, FTW_PHYS) != 0 && g_sync_result == 0) {
+        return -EIO;
+    }
+    return g_sync_result;
 }
 
 /* The control file's handle: with nullpath_ok, reads and writes on a handle come without a path. */
@@ -586,9 +668,28 @@ static int pc_mkdir(const char *path, mode_t mode)
     char *full = live(path);
     int result = mkdir(full, mode) == 0 ? 0 : -errno;
     if (result == 0) {
+        own_by_caller(full);
         struct stat st;
         lstat(full, &st);
-        remember_ino(st.st_ino, new_node(1));
+        long id = new_node(1);
+        take_meta(id, &st);
+        remember_ino(st.st_ino, id);
+    }
+    free(full);
+    return result;
+}
+
+/* Sockets and FIFOs only (a server binds its socket in its data directory): live, never durable. */
+static int pc_mknod(const char *path, mode_t mode, dev_t device)
+{
+    REFUSE_AFTER_CUT
+    if (!S_ISSOCK(mode) && !S_ISFIFO(mode)) {
+        return -EPERM;
+    }
+    char *full = live(path);
+    int result = mknod(full, mode, device) == 0 ? 0 : -errno;
+    if (result == 0) {
+        own_by_caller(full);
     }
     free(full);
     return result;
@@ -646,14 +747,26 @@ static int pc_link(const char *from, const char *to)
     return result;
 }
 
+/* After a chmod or chown: the durable tree takes the new mode and owner. */
+static int meta_changed(int fd, const char *full)
+{
+    struct stat st;
+    if ((fd >= 0 ? fstat(fd, &st) : lstat(full, &st)) != 0) {
+        return -errno;
+    }
+    take_meta(id_of(&st), &st);
+    return 0;
+}
+
 static int pc_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
     REFUSE_AFTER_CUT
     if (fi && fi->fh) {
-        return fchmod(((handle *)fi->fh)->fd, mode) == 0 ? 0 : -errno;
+        handle *h = (handle *)fi->fh;
+        return fchmod(h->fd, mode) == 0 ? meta_changed(h->fd, NULL) : -errno;
     }
     char *full = live(path);
-    int result = chmod(full, mode) == 0 ? 0 : -errno;
+    int result = chmod(full, mode) == 0 ? meta_changed(-1, full) : -errno;
     free(full);
     return result;
 }
@@ -662,10 +775,11 @@ static int pc_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_inf
 {
     REFUSE_AFTER_CUT
     if (fi && fi->fh) {
-        return fchown(((handle *)fi->fh)->fd, uid, gid) == 0 ? 0 : -errno;
+        handle *h = (handle *)fi->fh;
+        return fchown(h->fd, uid, gid) == 0 ? meta_changed(h->fd, NULL) : -errno;
     }
     char *full = live(path);
-    int result = lchown(full, uid, gid) == 0 ? 0 : -errno;
+    int result = lchown(full, uid, gid) == 0 ? meta_changed(-1, full) : -errno;
     free(full);
     return result;
 }
@@ -721,17 +835,25 @@ static int open_handle(const char *path, int flags, mode_t mode, struct fuse_fil
     char *full = live(path);
     /* A flush reads the live file, so it is opened for reading too; the kernel places appends itself, and the
        durability O_SYNC and O_DSYNC ask for is this file system's to give, not the live copy's. */
-    int own = (flags & ~(O_ACCMODE | O_APPEND | O_SYNC | O_DSYNC)) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR);
+    int own = (flags & ~(O_ACCMODE | O_APPEND | O_SYNC | O_DSYNC | O_DIRECT)) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR);
+    struct stat before;
+    int created = (flags & O_CREAT) && lstat(full, &before) != 0;
     int fd = open(full, own, mode);
     free(full);
     if (fd < 0) {
         return -errno;
+    }
+    if (created) {
+        own_handle_by_caller(fd);
     }
     struct stat st;
     fstat(fd, &st);
     handle *h = malloc(sizeof(handle));
     h->fd = fd;
     h->id = id_of(&st);
+    if (created) {
+        take_meta(h->id, &st);
+    }
     h->sync = (flags & O_DSYNC) != 0;
     if (flags & O_TRUNC) {
         truncated(h->id, 0);
@@ -778,6 +900,10 @@ static int pc_write(const char *path, const char *buffer, size_t size, off_t off
 {
     if (is_control_handle(path, fi)) {
         REFUSE_AFTER_CUT
+        if (size >= 4 && strncmp(buffer, "sync", 4) == 0) {
+            int result = sync_all();
+            return result == 0 ? (int)size : result;
+        }
         long keep = 0, sectors = 0;
         if (sscanf(buffer, "cut %ld %ld", &keep, &sectors) < 1 || keep < 0 || sectors < 0) {
             return -EINVAL;
@@ -876,6 +1002,7 @@ static const struct fuse_operations operations = {
     .readdir = pc_readdir,
     .releasedir = pc_releasedir,
     .mkdir = pc_mkdir,
+    .mknod = pc_mknod,
     .unlink = pc_unlink,
     .rmdir = pc_rmdir,
     .rename = pc_rename,
@@ -914,6 +1041,8 @@ int main(int argc, char *argv[])
     if (mkdir(g_live, 0755) != 0 || mkdir(g_inodes, 0755) != 0) {
         fail("cannot create %s/live and %s/inodes (the state folder must be empty)", g_state, g_state);
     }
+    /* Modes are the callers' (the kernel applies their umask before a create reaches this process) or the backing's. */
+    umask(0);
     struct stat root;
     lstat(g_live, &root);
     remember_ino(root.st_ino, new_node(1));

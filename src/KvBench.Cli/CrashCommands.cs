@@ -47,32 +47,33 @@ internal static class CrashCommands
                 return;
             }
 
-            if (result.GetValue(kill) == CrashKill.Power)
+            CrashKill killed = result.GetValue(kill);
+            string canonical = StoreArguments.CanonicalName(name);
+            if (killed == CrashKill.Power && PowerLossSection.Rows().Contains(canonical))
             {
-                IReadOnlyList<string> embedded = PowerLossSection.Rows();
-                if (!embedded.Contains(StoreArguments.CanonicalName(name)))
-                {
-                    string canonical = StoreArguments.CanonicalName(name);
-                    result.AddError($"--kill Power cuts the power under an embedded row's files ({string.Join(", ", embedded)}); {canonical} is not one.");
-                }
-
                 return;
             }
 
             if (StoreCatalog.Row(name) is not ServerRow row)
             {
-                result.AddError(
-                    $"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); " +
-                        $"{StoreArguments.CanonicalName(name)} has none.");
+                result.AddError(killed == CrashKill.Power
+                    ? $"--kill Power cuts the power under an embedded row's files " +
+                        $"({string.Join(", ", PowerLossSection.Rows())}) or a server's " +
+                        $"data directory ({string.Join(", ", StoreCatalog.ServerNames)}); {canonical} is neither."
+                    : $"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {canonical} has none.");
             }
             else if (!row.IsOneProcess)
             {
-                result.AddError($"--kill Server kills one server process; {row.Name} runs a cluster, whose members `kvbench cluster fault` kills.");
+                result.AddError($"--kill {killed} kills one server process; {row.Name} runs a cluster, whose members `kvbench cluster fault` kills.");
+            }
+            else if (killed == CrashKill.Power && row.PowerCutNotModelled is { } notModelled)
+            {
+                result.AddError($"--kill Power leaves {row.Name} out: {notModelled}.");
             }
             else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
             {
                 result.AddError(
-                    $"--kill Server kills only a server KvBench starts itself; {row.EndpointVariable} points " +
+                    $"--kill {killed} kills only a server KvBench starts itself; {row.EndpointVariable} points " +
                         $"{row.Name} at a server of your own ({endpoint}). Unset it to run the rounds on KvBench's " +
                         $"own.");
             }

@@ -4,7 +4,10 @@ using KvBench.Evaluation.Reports.Sections.PowerLoss;
 
 namespace KvBench.Cli;
 
-/// <summary><c>crash --kill Power</c>: power-loss rounds on one embedded row, its directory on the power-cut file system.</summary>
+/// <summary>
+/// <c>crash --kill Power</c>: power-loss rounds on one row, its directory on the power-cut file system; for a server row,
+/// the data directory of a server KvBench starts for the command, which the rounds kill and restart.
+/// </summary>
 internal static class PowerCommand
 {
     public static int CutPower(ParseResult parseResult, string store, int rounds, int cutMoments)

@@ -48,10 +48,9 @@ internal static class SqliteCommands
                 Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.WarmupOption)),
                 Duration = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.DurationOption)),
             };
-            return WorkloadCommands.Report(
-                parseResult,
-                WorkloadCommands.InScratch(parseResult, scratch =>
-                    SqliteSection.RunSweepAlone(name, row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine)));
+            RanAlone<IReadOnlyList<WorkloadResult>> ran = WorkloadCommands.InScratch(parseResult, scratch =>
+                SqliteSection.RunSweepAlone(name, row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            return WorkloadCommands.Report(parseResult, ran, intervalLogs: ran.Results);
         });
         return command;
     }

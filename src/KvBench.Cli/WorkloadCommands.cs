@@ -47,7 +47,11 @@ internal static class WorkloadCommands
 
     private static readonly Option<long> s_records = Records("Records loaded before the runs.", 100_000);
 
-    internal static readonly Option<FileInfo?> JsonFileOption = new("--json") { Description = "Also write the results to this JSON file.", HelpName = "file" };
+    internal static readonly Option<FileInfo?> JsonFileOption = new("--json")
+    {
+        Description = "Also write the results to this JSON file, and latency logs (.hlog) beside it.",
+        HelpName = "file",
+    };
 
     private static readonly Option<string[]> s_stores = StoreList("Rows to run; every row available here when left out.", StoreArguments.UnknownStore);
 
@@ -145,7 +149,8 @@ internal static class WorkloadCommands
                 });
             }
 
-            return Report(parseResult, WorkloadSection.RunWorkloadAlone(store, spec, run));
+            RanAlone<WorkloadResult> ran = WorkloadSection.RunWorkloadAlone(store, spec, run);
+            return Report(parseResult, ran, intervalLogs: [ran.Results]);
         });
         return command;
     }
@@ -173,7 +178,7 @@ internal static class WorkloadCommands
                 YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
             };
             Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
-            return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+            RanAlone<IReadOnlyList<WorkloadResult>> ran = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSection.RunYcsbAlone(
                     Rows(parseResult),
                     chosen,
@@ -181,7 +186,8 @@ internal static class WorkloadCommands
                     scratch,
                     parseResult.InvocationConfiguration.Error.WriteLine,
                     loads,
-                    directory => new StoreOptions { Directory = directory, Durability = durability }))));
+                    directory => new StoreOptions { Directory = directory, Durability = durability })));
+            return Report(parseResult, ran, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -226,14 +232,16 @@ internal static class WorkloadCommands
             StoreOptions Options(string directory) => new() { Directory = directory, Durability = durability };
             if (parseResult.GetRequiredValue(what) == "scale")
             {
-                return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                RanAlone<IReadOnlyList<ScalePoint>> scale = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                     WorkloadSection.RunScaleSweepAlone(
-                        Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options))));
+                        Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
+                return Report(parseResult, scale, intervalLogs: scale.Results.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]));
             }
 
-            return Report(parseResult, InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+            RanAlone<IReadOnlyList<WorkloadResult>> threads = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSection.RunThreadSweepAlone(
-                    Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options))));
+                    Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
+            return Report(parseResult, threads, intervalLogs: threads.Results);
         });
         return command;
     }
@@ -277,6 +285,7 @@ internal static class WorkloadCommands
         Threads = parseResult.GetValue(s_threads),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 
     /// <summary>
@@ -291,6 +300,7 @@ internal static class WorkloadCommands
         ValueLength = ProfileArguments.Choose(parseResult, ValueBytesOption, profile, given => given.ValueBytes),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 
     private static IEnumerable<string> Rows(ParseResult parseResult) =>
@@ -320,12 +330,19 @@ internal static class WorkloadCommands
     /// Prints what a section ran alone, writes its results as JSON where asked, and prints each of its problems on a
     /// line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
-    internal static int Report<TResults>(ParseResult parseResult, RanAlone<TResults> ran)
+    internal static int Report<TResults>(ParseResult parseResult, RanAlone<TResults> ran, IEnumerable<WorkloadResult>? intervalLogs = null)
     {
         parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
             File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
+
+            // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.
+            foreach (WorkloadResult result in (intervalLogs ?? []).Where(result => result.IntervalHistograms is not null))
+            {
+                using FileStream log = File.Create(IntervalLog.PathBeside(file.FullName, result));
+                IntervalLog.Write(result, log);
+            }
         }
 
         foreach (string problem in ran.Problems)

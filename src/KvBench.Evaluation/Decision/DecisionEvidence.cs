@@ -26,6 +26,9 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
     /// <summary>The anchor of the crash rounds' table.</summary>
     public const string CrashAnchor = "crash-rounds";
 
+    /// <summary>The anchor of the power-loss rounds' table.</summary>
+    public const string PowerLossAnchor = "power-loss-rounds";
+
     /// <summary>
     /// How many times the floor's CPU per operation an option may spend and still have its throughput called bounded by
     /// KvBench's runner: at twice the floor or less, at least half of what the option's operation costs is the runner's
@@ -64,6 +67,7 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         {
             DriverQuantity.Capability => DecisionPhase.Capabilities,
             DriverQuantity.CrashKept => DecisionPhase.Crash,
+            DriverQuantity.PowerLossKept => DecisionPhase.PowerLoss,
             DriverQuantity.VisibilityLag => DecisionPhase.Contention,
             DriverQuantity.Latency when driver.WhileWriting => DecisionPhase.Contention,
             _ => DecisionPhase.Workload,
@@ -102,7 +106,8 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
                 : option.DiskBytes is { } bytes ? Figure.Once(bytes / (double)Profile.Workload.Records, WorkloadAnchor)
                 : Figure.Missing("not measured", WorkloadAnchor),
             DriverQuantity.VisibilityLag => ContentionFigure(option, run => run.VisibilityLag?.P99 ?? double.NaN, "no batch of the writer was seen"),
-            DriverQuantity.CrashKept => Crash(option),
+            DriverQuantity.CrashKept => Kept(option.Crash, option.CrashFailure, CrashAnchor),
+            DriverQuantity.PowerLossKept => Kept(option.PowerLoss, option.PowerLossFailure, PowerLossAnchor),
             _ => Figure.Missing($"{driver.Quantity} is not measured", WorkloadAnchor),
         };
     }
@@ -112,6 +117,7 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
     {
         DecisionPhase.Capabilities => CapabilityAnchor,
         DecisionPhase.Crash => CrashAnchor,
+        DecisionPhase.PowerLoss => PowerLossAnchor,
         DecisionPhase.Contention => ContentionAnchor,
         _ => WorkloadAnchor,
     };
@@ -204,27 +210,28 @@ public sealed class DecisionEvidence(DecisionProfile profile, DecisionSettings s
         return values.Length == 0 ? Figure.Missing(noValue, ContentionAnchor) : Figure.FromRounds(values, ContentionAnchor);
     }
 
-    private static Figure Crash(OptionEvidence option)
+    /// <summary>The share of acknowledged records that <paramref name="rounds"/> found whole; none when a reopen failed.</summary>
+    private static Figure Kept(CrashRoundsResult? rounds, string? failure, string anchor)
     {
-        if (option.CrashFailure is { } failure)
+        if (failure is not null)
         {
-            return Figure.Missing(failure, CrashAnchor);
+            return Figure.Missing(failure, anchor);
         }
 
-        if (option.Crash is not { } crash)
+        if (rounds is null)
         {
-            return Figure.Missing("not measured", CrashAnchor);
+            return Figure.Missing("not measured", anchor);
         }
 
-        if (crash.ReopenFailures.Count > 0)
+        if (rounds.ReopenFailures.Count > 0)
         {
-            return Figure.Once(0, CrashAnchor);
+            return Figure.Once(0, anchor);
         }
 
-        double kept = crash.Acknowledged == 0 ? double.NaN : (crash.Acknowledged - crash.Lost - crash.Torn) / (double)crash.Acknowledged;
+        double kept = rounds.Acknowledged == 0 ? double.NaN : (rounds.Acknowledged - rounds.Lost - rounds.Torn) / (double)rounds.Acknowledged;
         return double.IsNaN(kept)
-            ? Figure.Missing("no write was acknowledged before the kill", CrashAnchor)
-            : new Figure(kept, kept, kept, crash.Rounds, CrashAnchor);
+            ? Figure.Missing("no write was acknowledged before the kill", anchor)
+            : new Figure(kept, kept, kept, rounds.Rounds, anchor);
     }
 
     /// <summary>The largest size stored; one that reached the search's limit is a floor of what the store takes.</summary>

@@ -36,6 +36,11 @@ internal static class DecisionEvidenceTables
         {
             WriteCrash(output, evidence);
         }
+
+        if (evidence.Profile.Drivers.Any(driver => DecisionEvidence.PhaseOf(driver) == DecisionPhase.PowerLoss))
+        {
+            WritePowerLoss(output, evidence);
+        }
     }
 
     private static void WriteWorkload(StringBuilder output, DecisionEvidence evidence)
@@ -222,22 +227,44 @@ internal static class DecisionEvidenceTables
                 $"returned, kills it with SIGKILL at a random moment (reproducible), reopens the store and reads " +
                 $"every acknowledged record back, at {evidence.Profile.Workload.Durability}. Kept is the share of " +
                 $"acknowledged records found whole. `kvbench crash` runs more rounds.").AppendLine();
+        WriteRounds(output, evidence, DecisionPhase.Crash, option => option.Crash, option => option.CrashFailure);
+    }
+
+    private static void WritePowerLoss(StringBuilder output, DecisionEvidence evidence)
+    {
+        output.AppendLine("### Power-loss rounds").AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Each round starts a writer process whose store lies on KvBench's power-cut file system, which keeps " +
+                $"written data only once a flush covers it. At a random moment (reproducible) the writer is killed and " +
+                $"the power cut: what was not flushed is dropped, all of it or all but a prefix with the next write " +
+                $"torn. The store is reopened on what was kept and every record acknowledged after `Put` returned is " +
+                $"read back, at {evidence.Profile.Workload.Durability}. Kept is the share found whole. " +
+                $"`kvbench crash --kill Power` runs more rounds.").AppendLine();
+        WriteRounds(output, evidence, DecisionPhase.PowerLoss, option => option.PowerLoss, option => option.PowerLossFailure);
+    }
+
+    /// <summary>One row per option of the rounds <paramref name="phase"/> ran, or why they did not run.</summary>
+    private static void WriteRounds(
+        StringBuilder output, DecisionEvidence evidence, DecisionPhase phase,
+        Func<OptionEvidence, CrashRoundsResult?> rounds, Func<OptionEvidence, string?> failure)
+    {
         var table = new MarkdownTable("Option", "Rounds", "Acknowledged", "Lost", "Torn", "Reopen failures");
         foreach (OptionEvidence option in evidence.Options)
         {
-            if (option.Crash is { } crash)
+            if (rounds(option) is { } run)
             {
                 table.Add(
                     option.Option,
-                    crash.Rounds.ToString(s_numbers),
-                    crash.Acknowledged.ToString("N0", s_numbers),
-                    crash.Lost.ToString("N0", s_numbers),
-                    crash.Torn.ToString("N0", s_numbers),
-                    crash.ReopenFailures.Count == 0 ? "none" : string.Join("; ", crash.ReopenFailures));
+                    run.Rounds.ToString(s_numbers),
+                    run.Acknowledged.ToString("N0", s_numbers),
+                    run.Lost.ToString("N0", s_numbers),
+                    run.Torn.ToString("N0", s_numbers),
+                    run.ReopenFailures.Count == 0 ? "none" : string.Join("; ", run.ReopenFailures));
             }
             else
             {
-                table.Add(option.Option, "-", Skipped(option, DecisionPhase.Crash) ?? option.CrashFailure ?? "not measured", "-", "-", "-");
+                table.Add(option.Option, "-", Skipped(option, phase) ?? failure(option) ?? "not measured", "-", "-", "-");
             }
         }
 

@@ -5,6 +5,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -12,7 +13,7 @@ namespace KvBench.Evaluation.Decision;
 
 /// <summary>
 /// Measures what a profile's drivers need, on every candidate and nothing else: the profile's workload in rounds, the
-/// capability probes its drivers name, the writer-beside-reader scenario, crash rounds at its tier. A measurement the
+/// capability probes its drivers name, the writer-beside-reader scenario, crash and power-loss rounds at its tier. A measurement the
 /// caller already has (the evaluation's capability probes) is taken, not measured again.
 /// </summary>
 /// <param name="profile">What to measure for.</param>
@@ -48,6 +49,9 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     /// <summary>Whether any driver needs crash rounds.</summary>
     public bool NeedsCrash => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.CrashKept);
 
+    /// <summary>Whether any driver needs power-loss rounds.</summary>
+    public bool NeedsPowerLoss => profile.Drivers.Any(driver => driver.Quantity == DriverQuantity.PowerLossKept);
+
     /// <summary>
     /// Measures every candidate, and the floor when the workload runs; <paramref name="probed"/> are capability
     /// measurements already made. The cheap, decisive measurements come first (capabilities, crash rounds), and an option
@@ -56,10 +60,15 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     /// </summary>
     /// <param name="probed">Capability measurements already made, taken where their search reached the drivers' thresholds.</param>
     /// <param name="contended">Writer-beside-reader runs already made, taken where they ran the profile's scenario at its tier.</param>
-    public async Task<DecisionEvidence> MeasureAsync(IReadOnlyList<StoreMeasurement>? probed = null, IReadOnlyList<ImportContentionResult>? contended = null)
+    /// <param name="powerCuts">Power-loss rounds already made, taken where they ran at the profile's tier with at least as many rounds.</param>
+    public async Task<DecisionEvidence> MeasureAsync(
+        IReadOnlyList<StoreMeasurement>? probed = null,
+        IReadOnlyList<ImportContentionResult>? contended = null,
+        IReadOnlyList<CrashRoundsResult>? powerCuts = null)
     {
         CapabilityCell[] cells = [.. profile.Drivers.Where(driver => driver.Capability is not null).Select(driver => driver.Capability!.Value).Distinct()];
-        _phasesPerOption = (NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0);
+        _phasesPerOption = (NeedsWorkload ? 1 : 0) + (cells.Length > 0 ? 1 : 0) + (NeedsContention ? 1 : 0) + (NeedsCrash ? 1 : 0)
+            + (NeedsPowerLoss ? 1 : 0);
         _steps = (Candidates.Count * _phasesPerOption) + (NeedsWorkload ? 1 : 0);
         _started = Stopwatch.GetTimestamp();
         Directory.CreateDirectory(workDirectory);
@@ -98,7 +107,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
         try
         {
-            return await MeasureStartedAsync(options, cells, probed, contended).ConfigureAwait(false);
+            return await MeasureStartedAsync(options, cells, probed, contended, powerCuts).ConfigureAwait(false);
         }
         finally
         {
@@ -111,7 +120,7 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
 
     private async Task<DecisionEvidence> MeasureStartedAsync(
         OptionEvidence[] options, CapabilityCell[] cells, IReadOnlyList<StoreMeasurement>? probed,
-        IReadOnlyList<ImportContentionResult>? contended)
+        IReadOnlyList<ImportContentionResult>? contended, IReadOnlyList<CrashRoundsResult>? powerCuts)
     {
         var partial = new DecisionEvidence(profile, settings, options, floor: null);
         if (cells.Length > 0)
@@ -131,6 +140,16 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
                 Step($"{option.Option}: {Count(settings.CrashRounds, "crash round")} at {profile.Workload.Durability}", option);
                 await CrashAsync(option.Option, option).ConfigureAwait(false);
                 option.Done.Add(DecisionPhase.Crash);
+            }
+        }
+
+        if (NeedsPowerLoss)
+        {
+            foreach (OptionEvidence option in StillIn(options, partial).ToList())
+            {
+                Step($"{option.Option}: {Count(settings.PowerLossRounds, "power-loss round")} at {profile.Workload.Durability}", option);
+                await PowerLossAsync(option.Option, option, powerCuts).ConfigureAwait(false);
+                option.Done.Add(DecisionPhase.PowerLoss);
             }
         }
 
@@ -388,6 +407,45 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         catch (Exception e) when (e is not OutOfMemoryException)
         {
             evidence.CrashFailure = $"{e.GetType().Name}: {e.Message}";
+        }
+        finally
+        {
+            Reports.Sections.AdrContext.TryDelete(directory);
+        }
+    }
+
+    private async Task PowerLossAsync(string name, OptionEvidence evidence, IReadOnlyList<CrashRoundsResult>? powerCuts)
+    {
+        Durability durability = profile.Workload.Durability;
+        if (powerCuts?.FirstOrDefault(run => run.Store == name && run.Durability == durability && run.Rounds >= settings.PowerLossRounds) is { } done)
+        {
+            evidence.PowerLoss = done;
+            evidence.Reused["power-loss rounds"] = "the power-loss rounds of this run";
+            return;
+        }
+
+        DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
+        evidence.PowerLossFailure = cli is null ? "no kvbench CLI to start as the writer process"
+            : StoreCatalog.ServerNames.Contains(name) ? "power-loss rounds run on embedded rows only"
+            : offered == DurabilityTiers.None ? "keeps nothing past its process"
+            : !offered.Offers(durability) ? $"does not offer {durability} durability"
+            : PowerCutMount.Unavailable();
+        if (evidence.PowerLossFailure is not null)
+        {
+            return;
+        }
+
+        string directory = Path.Combine(workDirectory, "power-" + name);
+        try
+        {
+            // Acknowledged when Put returns, as for the crash rounds: what the profile's writes are promised.
+            evidence.PowerLoss = await PowerLossRounds.RunAsync(
+                cli!, name, durability, directory, settings.PowerLossRounds, cutMoments: settings.PowerLossRounds,
+                acknowledgeBeforeFlush: true).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            evidence.PowerLossFailure = $"{e.GetType().Name}: {e.Message}";
         }
         finally
         {

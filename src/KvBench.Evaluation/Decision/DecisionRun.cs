@@ -36,6 +36,12 @@ public sealed record DecisionRequest
     /// they ran the scenario the profile asks for, at its tier.
     /// </summary>
     public IReadOnlyList<ImportContentionResult>? Contended { get; init; }
+
+    /// <summary>
+    /// Power-loss rounds the run already made (the power-loss section), taken for an option when they ran at the
+    /// profile's tier with at least the rounds the settings ask for.
+    /// </summary>
+    public IReadOnlyList<CrashRoundsResult>? PowerCuts { get; init; }
 }
 
 /// <summary>What a decision run produced.</summary>
@@ -56,7 +62,7 @@ public static class DecisionRun
         try
         {
             var measurer = new DecisionMeasurer(request.Profile, request.Settings, cli, workDirectory, log);
-            DecisionEvidence evidence = await measurer.MeasureAsync(request.Probed, request.Contended).ConfigureAwait(false);
+            DecisionEvidence evidence = await measurer.MeasureAsync(request.Probed, request.Contended, request.PowerCuts).ConfigureAwait(false);
             DecisionOutcome outcome = DecisionOutcome.Decide(request.Profile.Drivers, evidence.Figures());
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);

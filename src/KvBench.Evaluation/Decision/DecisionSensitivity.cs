@@ -64,7 +64,8 @@ public static class DecisionSensitivity
             : bounds.Where(bound => bound <= driver.Threshold).Reverse().Select(bound => Past(bound, up: false));
         foreach (double threshold in candidates)
         {
-            if (threshold == driver.Threshold || threshold < 0 || (driver.Quantity == DriverQuantity.CrashKept && threshold > 1))
+            bool isShare = driver.Quantity is DriverQuantity.CrashKept or DriverQuantity.PowerLossKept;
+            if (threshold == driver.Threshold || threshold < 0 || (isShare && threshold > 1))
             {
                 continue;
             }

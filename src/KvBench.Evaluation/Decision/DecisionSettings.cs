@@ -22,6 +22,12 @@ public sealed record DecisionSettings
     /// <summary>Crash rounds per option at the profile's tier, for a crash driver. Default: 3.</summary>
     public int CrashRounds { get; init; } = 3;
 
+    /// <summary>
+    /// Power-loss rounds per option at the profile's tier, for a power-loss driver. Default: 3, as the crash rounds:
+    /// a Synced row that skips a flush loses records in most rounds, so a few show it.
+    /// </summary>
+    public int PowerLossRounds { get; init; } = 3;
+
     /// <summary>Runs of the writer-beside-reader scenario per option, for latency-while-writing and visibility drivers. Default: 2.</summary>
     public int ContentionRounds { get; init; } = 2;
 
@@ -49,6 +55,7 @@ public sealed record DecisionSettings
     {
         Duration = TimeSpan.FromSeconds(1),
         CrashRounds = 2,
+        PowerLossRounds = 2,
         ContentionRounds = 1,
         ContentionDuration = ImportContentionSettings.Evaluation.Duration,
         ContentionRecords = ImportContentionSettings.Evaluation.UiRecords,
@@ -61,6 +68,7 @@ public sealed record DecisionSettings
         Warmup = TimeSpan.FromMilliseconds(100),
         Duration = TimeSpan.FromMilliseconds(400),
         CrashRounds = 1,
+        PowerLossRounds = 1,
         ContentionRounds = 1,
         ContentionDuration = TimeSpan.FromMilliseconds(500),
         ContentionRecords = 1_000,

@@ -23,6 +23,12 @@ public enum DriverQuantity
     /// <summary>The share of acknowledged writes found after crash rounds (the writer killed) at the profile's tier.</summary>
     CrashKept,
 
+    /// <summary>
+    /// The share of acknowledged writes found after power-loss rounds (the writer killed and what it had not flushed
+    /// dropped) at the profile's tier.
+    /// </summary>
+    PowerLossKept,
+
     /// <summary>Bytes the store's directory holds per record after the load and the run.</summary>
     DiskBytesPerRecord,
 

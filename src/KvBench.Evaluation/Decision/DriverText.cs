@@ -35,7 +35,7 @@ public static class DriverText
         {
             DriverQuantity.Throughput => string.Create(s_numbers, $"{Significant(value):N0} ops/s"),
             DriverQuantity.Latency or DriverQuantity.VisibilityLag or DriverQuantity.CpuPerOperation => Duration(value),
-            DriverQuantity.CrashKept => string.Create(s_numbers, $"{value:0.###%}"),
+            DriverQuantity.CrashKept or DriverQuantity.PowerLossKept => string.Create(s_numbers, $"{value:0.###%}"),
             DriverQuantity.AllocatedBytesPerOperation or DriverQuantity.DiskBytesPerRecord => string.Create(s_numbers, $"{value:N0} B"),
             _ => CapabilityCells.Bytes((long)value),
         };

@@ -13,6 +13,9 @@ public enum DecisionPhase
     /// <summary>Crash rounds at the profile's tier.</summary>
     Crash,
 
+    /// <summary>Power-loss rounds at the profile's tier.</summary>
+    PowerLoss,
+
     /// <summary>The profile's workload in the measured process.</summary>
     Workload,
 
@@ -79,6 +82,12 @@ public sealed class OptionEvidence(string option)
 
     /// <summary>Why the crash rounds could not run, or <see langword="null"/>.</summary>
     public string? CrashFailure { get; set; }
+
+    /// <summary>Power-loss rounds at the profile's tier, when a driver needs them.</summary>
+    public CrashRoundsResult? PowerLoss { get; set; }
+
+    /// <summary>Why the power-loss rounds could not run (no FUSE here, the tier is not offered), or <see langword="null"/>.</summary>
+    public string? PowerLossFailure { get; set; }
 
     /// <summary>
     /// Where each measurement came from when it was not measured for this decision (the evaluation's capability

@@ -63,7 +63,7 @@ public static class ProfileDescription
         {
             DriverQuantity.Throughput => ProfileUnits.Rate(driver.Threshold),
             DriverQuantity.Latency or DriverQuantity.VisibilityLag or DriverQuantity.CpuPerOperation => ProfileUnits.Duration(driver.Threshold),
-            DriverQuantity.CrashKept => ProfileUnits.Share(driver.Threshold),
+            DriverQuantity.CrashKept or DriverQuantity.PowerLossKept => ProfileUnits.Share(driver.Threshold),
             _ => ProfileUnits.Size(driver.Threshold),
         };
         return (driver.Bound == Bound.AtLeast ? "≥ " : "≤ ") + value;
@@ -94,6 +94,7 @@ public static class ProfileDescription
                 + (driver.WhileWriting ? " while a writer process imports" : string.Empty),
             DriverQuantity.VisibilityLag => "p99 visibility lag between processes",
             DriverQuantity.CrashKept => "acknowledged writes kept after a crash",
+            DriverQuantity.PowerLossKept => "acknowledged writes kept after a power cut",
             DriverQuantity.DiskBytesPerRecord => "disk bytes per record",
             DriverQuantity.AllocatedBytesPerOperation => "allocated bytes per operation",
             _ => "CPU time per operation",

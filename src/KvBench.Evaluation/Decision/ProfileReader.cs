@@ -37,8 +37,8 @@ public static class ProfileReader
     internal static readonly string[] PopularityNames = ["zipfian"];
     internal static readonly string[] ProcessesNames = ["readers"];
     internal static readonly string[] QuantityNames = [
-        "capability", "throughput", "latency", "visibilityLag", "crashKept", "diskBytesPerRecord", "allocations",
-        "cpu"];
+        "capability", "throughput", "latency", "visibilityLag", "crashKept", "powerLossKept", "diskBytesPerRecord",
+        "allocations", "cpu"];
     /// <summary>The percentiles every latency summary keeps: a driver on another would be judged on a figure nobody measured.</summary>
     internal static readonly double[] MeasuredPercentiles = [50, 95, 99, 99.9, 100];
 
@@ -503,6 +503,7 @@ public static class ProfileReader
                 "latency" => (DriverQuantity.Latency, Bound.AtMost, UnitKind.Duration),
                 "visibilityLag" => Only(quantity, at, "p99", (DriverQuantity.VisibilityLag, Bound.AtMost, UnitKind.Duration)),
                 "crashKept" => Only(quantity, at, "acknowledged", (DriverQuantity.CrashKept, Bound.AtLeast, UnitKind.Share)),
+                "powerLossKept" => Only(quantity, at, "acknowledged", (DriverQuantity.PowerLossKept, Bound.AtLeast, UnitKind.Share)),
                 "diskBytesPerRecord" => quantity.ValueKind == JsonValueKind.True
                     ? (DriverQuantity.DiskBytesPerRecord, Bound.AtMost, UnitKind.Size)
                     : throw WrongType(quantity, at, "true"),

@@ -71,6 +71,7 @@ public static class ProfileStarter
           //   {"latency": "get", "percentile": 99, "while": "alone" | "writing", "atMost": "2 ms"} ns, us, µs, ms, s
           //   {"visibilityLag": "p99", "atMost": "100 ms"}                                        a duration
           //   {"crashKept": "acknowledged", "atLeast": "100%"}                                    % or a number 0 to 1
+          //   {"powerLossKept": "acknowledged", "atLeast": "100%"}                                the same; needs FUSE and root
           //   {"diskBytesPerRecord": true, "atMost": "512 B"}                                     a size
           //   {"allocations": "perOperation", "atMost": "256 B"}                                  a size
           //   {"cpu": "perOperation", "atMost": "20 us"}                                          a duration

@@ -4,6 +4,7 @@ using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Contention;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 
 namespace KvBench.Evaluation.Reports;
 
@@ -71,6 +72,7 @@ public static class AdrGenerator
                         WorkDirectory = Path.Combine(workDirectory, "decision"),
                         Probed = sections.OfType<CapabilitiesSection>().FirstOrDefault()?.Measurements,
                         Contended = sections.OfType<ContentionSection>().FirstOrDefault()?.Results,
+                        PowerCuts = sections.OfType<PowerLossSection>().FirstOrDefault()?.Results,
                     },
                     cli,
                     log).ConfigureAwait(false);

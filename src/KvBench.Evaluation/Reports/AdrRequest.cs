@@ -52,7 +52,7 @@ public sealed record AdrRequest
     /// <exception cref="ArgumentException">A name that no section has.</exception>
     public IReadOnlyList<AdrSection> CreateSections()
     {
-        IReadOnlyList<AdrSection> all = [.. AdrSections.Create(Preset), .. AdrSections.CreateServers(Preset)];
+        IReadOnlyList<AdrSection> all = [.. AdrSections.Create(Preset, Servers), .. AdrSections.CreateServers(Preset)];
         if (Sections is null)
         {
             return [.. (Servers ? all : AdrSections.Create(Preset)).Where(section => !section.RunsOnlyWhenNamed)];

@@ -1,3 +1,5 @@
+using HdrHistogram;
+
 namespace KvBench.Evaluation.Workload;
 
 /// <summary>
@@ -7,8 +9,12 @@ namespace KvBench.Evaluation.Workload;
 /// <see cref="Record"/> allocates nothing and takes no lock: one histogram per thread, merged at the end.
 /// </summary>
 /// <remarks>
-/// HdrHistogram, which does this for most benchmarks (YCSB among them), is not served by the NuGet source KvBench is
-/// built against; this is the same layout with a fixed precision. Values below <see cref="SubBuckets"/> ns are exact.
+/// This is HdrHistogram's layout at two significant digits (128 buckets in each power of two's upper half), which
+/// YCSB and most latency tools record with. KvBench keeps its own recorder because the <c>LatencyRecording</c>
+/// benchmark measures it cheaper per value than HdrHistogram's <see cref="LongHistogram"/> at that precision, and the
+/// recorder runs on every timed operation. Since the layouts match bucket for bucket, <see cref="ToHdrHistogram"/>
+/// converts without losing anything, for the interval logs HdrHistogram's tools read. Values below
+/// <see cref="SubBuckets"/> ns are exact.
 /// </remarks>
 public sealed class LatencyHistogram
 {
@@ -93,6 +99,31 @@ public sealed class LatencyHistogram
 
         return Max;
     }
+
+    /// <summary>
+    /// The same counts in an HdrHistogram of two significant digits, whose buckets are this histogram's: each bucket's
+    /// count is recorded at its lowest value, so every percentile HdrHistogram reports falls in the bucket this one
+    /// reports it in.
+    /// </summary>
+    public LongHistogram ToHdrHistogram()
+    {
+        var hdr = new LongHistogram(HdrHighestTrackable, numberOfSignificantValueDigits: 2);
+        for (int i = 0; i < _counts.Length; i++)
+        {
+            if (_counts[i] > 0)
+            {
+                hdr.RecordValueWithCount(Math.Min(BucketOf(i).Lowest, HdrHighestTrackable), _counts[i]);
+            }
+        }
+
+        return hdr;
+    }
+
+    /// <summary>
+    /// The largest value the converted histogram tracks: a day in nanoseconds, far past any operation's latency; a
+    /// longer one is logged at this value (its exact size stays in <see cref="Max"/>).
+    /// </summary>
+    private const long HdrHighestTrackable = 86_400L * 1_000_000_000;
 
     /// <summary>p50, p95, p99, p99.9 and max, as the tables print them.</summary>
     public LatencySummary Summarize() => Count == 0

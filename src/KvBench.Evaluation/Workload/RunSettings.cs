@@ -22,4 +22,17 @@ public sealed record RunSettings
 
     /// <summary>The first of the threads' random streams (thread t draws from stream + t), so a run picks the same keys each time.</summary>
     public int RandomStream { get; init; } = 20_261_122;
+
+    /// <summary>
+    /// The length of each point of the run over time (<see cref="WorkloadResult.Timeline"/>): throughput and p99 per
+    /// interval of the measured window. Default: 1 s, fine enough to show a checkpoint, a compaction or a map growth. A run
+    /// longer than 600 intervals widens them to a 600th of its window, which bounds the histograms each thread holds.
+    /// </summary>
+    public TimeSpan TimelineInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Whether the result keeps each interval's histograms (<see cref="WorkloadResult.IntervalHistograms"/>) for an
+    /// interval log; off by default, since a long run's histograms take memory no table needs.
+    /// </summary>
+    public bool KeepIntervalHistograms { get; init; }
 }

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace KvBench.Evaluation.Workload;
 
 /// <summary>One operation type's share of a run.</summary>
@@ -5,6 +7,13 @@ namespace KvBench.Evaluation.Workload;
 /// <param name="OperationsPerSecond">Completed operations of this type per second of the measured window.</param>
 /// <param name="Latency">Its latency percentiles, in nanoseconds.</param>
 public sealed record OperationResult(OperationType Type, double OperationsPerSecond, LatencySummary Latency);
+
+/// <summary>One interval of a run over time: what every operation type together did in it.</summary>
+/// <param name="StartSeconds">Where the interval starts, in seconds from the start of the measured window.</param>
+/// <param name="Seconds">How long it is: the run's <see cref="RunSettings.TimelineInterval"/>, shorter for the last.</param>
+/// <param name="OperationsPerSecond">Operations completed in it (scheduled in it, for an open loop) per second.</param>
+/// <param name="P99">The 99th percentile latency of those operations, in nanoseconds; 0 when none completed.</param>
+public sealed record TimelinePoint(double StartSeconds, double Seconds, double OperationsPerSecond, double P99);
 
 /// <summary>What a workload run measured.</summary>
 public sealed record WorkloadResult
@@ -23,6 +32,19 @@ public sealed record WorkloadResult
 
     /// <summary>Every operation type that ran, in <see cref="OperationType"/> order.</summary>
     public required IReadOnlyList<OperationResult> Operations { get; init; }
+
+    /// <summary>When the measured window began, on the wall clock; <see langword="null"/> for a result made elsewhere.</summary>
+    public DateTimeOffset? WindowStartUtc { get; init; }
+
+    /// <summary>Throughput and p99 per interval of the measured window, in order; empty for a result made elsewhere.</summary>
+    public IReadOnlyList<TimelinePoint> Timeline { get; init; } = [];
+
+    /// <summary>
+    /// Each interval's latencies per operation type, in <see cref="Timeline"/>'s order, when the run kept them
+    /// (<see cref="RunSettings.KeepIntervalHistograms"/>) for an interval log; not part of the results file.
+    /// </summary>
+    [JsonIgnore]
+    public IReadOnlyList<IReadOnlyDictionary<OperationType, LatencyHistogram>>? IntervalHistograms { get; init; }
 
     /// <summary>What the process spent over the measured window (CPU time, system calls), or <see langword="null"/> for a result made elsewhere.</summary>
     public ProcessCost? Cost { get; init; }

@@ -7,7 +7,8 @@ namespace KvBench.Evaluation.Workload;
 
 /// <summary>
 /// Drives any <see cref="IKeyValueStore"/> with a <see cref="WorkloadSpec"/> from several threads for a fixed time after
-/// a warm-up, times every operation into per-thread <see cref="LatencyHistogram"/>s merged at the end, and checks every
+/// a warm-up, times every operation into per-thread <see cref="LatencyHistogram"/>s (one per operation type and
+/// interval of the run over time, allocated before the start) merged at the end, and checks every
 /// read: a value must be a version of that key's record that some writer produced (see
 /// <see cref="RecordSet.TryReadVersion"/>), and a record that must exist must be found.
 /// </summary>
@@ -62,6 +63,7 @@ public static class WorkloadRunner
         ArgumentNullException.ThrowIfNull(workload);
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentOutOfRangeException.ThrowIfLessThan(settings.Threads, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(settings.TimelineInterval, TimeSpan.Zero);
         if (acknowledgedWrites is not null && workload.RecordCount < settings.Threads)
         {
             throw new ArgumentException(
@@ -92,6 +94,7 @@ public static class WorkloadRunner
 
         // This thread only sleeps while the workers run: it reads what the process spent at the window's two ends.
         MonotonicClock.WaitUntil(shared.MeasureFrom);
+        DateTimeOffset windowStartUtc = DateTimeOffset.UtcNow;
         ProcessCostSample windowStart = ProcessCostSample.Take(systemCalls);
         MonotonicClock.WaitUntil(shared.StopAt);
         ProcessCostSample windowEnd = ProcessCostSample.Take(systemCalls);
@@ -108,13 +111,38 @@ public static class WorkloadRunner
             acknowledgedWrites![index] = version;
         }
 
+        OperationType[] types = [.. Enum.GetValues<OperationType>().Where(type => workload.Mix.Of(type) > 0)];
+        var intervals = new List<IReadOnlyDictionary<OperationType, LatencyHistogram>>(shared.Intervals);
+        var timeline = new List<TimelinePoint>(shared.Intervals);
+        for (int interval = 0; interval < shared.Intervals; interval++)
+        {
+            var byType = new Dictionary<OperationType, LatencyHistogram>();
+            var all = new LatencyHistogram();
+            foreach (OperationType type in types)
+            {
+                var merged = new LatencyHistogram();
+                foreach (Worker worker in workers)
+                {
+                    merged.Add(worker.Intervals[interval][(int)type]!);
+                }
+
+                byType[type] = merged;
+                all.Add(merged);
+            }
+
+            double startSeconds = interval * shared.Interval.TotalSeconds;
+            double seconds = Math.Min(shared.Interval.TotalSeconds, elapsed.TotalSeconds - startSeconds);
+            timeline.Add(new TimelinePoint(startSeconds, seconds, seconds > 0 ? all.Count / seconds : 0, all.ValueAt(99)));
+            intervals.Add(byType);
+        }
+
         List<OperationResult> operations = [];
-        foreach (OperationType type in Enum.GetValues<OperationType>().Where(type => workload.Mix.Of(type) > 0))
+        foreach (OperationType type in types)
         {
             var merged = new LatencyHistogram();
-            foreach (Worker worker in workers)
+            foreach (IReadOnlyDictionary<OperationType, LatencyHistogram> interval in intervals)
             {
-                merged.Add(worker.Histograms[(int)type]);
+                merged.Add(interval[type]);
             }
 
             operations.Add(new OperationResult(type, merged.Count / elapsed.TotalSeconds, merged.Summarize()));
@@ -127,6 +155,9 @@ public static class WorkloadRunner
             Settings = settings,
             Elapsed = elapsed,
             Operations = operations,
+            WindowStartUtc = windowStartUtc,
+            Timeline = timeline,
+            IntervalHistograms = settings.KeepIntervalHistograms ? intervals : null,
             Cost = cost,
             WrongReads = workers.Sum(worker => worker.WrongReads),
             CheckedReads = workers.Sum(worker => worker.CheckedReads),
@@ -179,7 +210,23 @@ public static class WorkloadRunner
 
             double cumulative = 0;
             Thresholds = [.. Enum.GetValues<OperationType>().Select(type => cumulative += workload.Mix.Of(type) / total)];
+            // A run far longer than its interval widens it, so a thread's histograms stay within a bounded memory.
+            Interval = settings.Duration / settings.TimelineInterval > MaxIntervals ? settings.Duration / MaxIntervals : settings.TimelineInterval;
+            IntervalTicks = Math.Max(1, Ticks(Interval));
+            Intervals = (int)Math.Max(1, Math.Ceiling(settings.Duration / Interval));
         }
+
+        /// <summary>The most intervals a run is cut into: ten minutes at the default interval.</summary>
+        public const int MaxIntervals = 600;
+
+        /// <summary>The length of an interval of the run over time.</summary>
+        public TimeSpan Interval { get; }
+
+        /// <summary>The same, in timestamp ticks.</summary>
+        public long IntervalTicks { get; }
+
+        /// <summary>The intervals of the measured window; the last may be shorter than the others.</summary>
+        public int Intervals { get; }
 
         public WorkloadSpec Workload { get; }
 
@@ -338,13 +385,17 @@ public static class WorkloadRunner
             _key = new byte[shared.Records.MaxKeyBytes];
             _value = new byte[shared.Records.MaxValueBytes];
             _read = new ArrayBufferWriter<byte>(Math.Max(1, shared.Records.MaxValueBytes));
-            Histograms = [.. Enum.GetValues<OperationType>().Select(_ => new LatencyHistogram())];
+            // Every interval's histograms exist before the start, so no operation waits on an allocation when the clock
+            // crosses into the next interval; a type the mix never picks gets none.
+            Intervals = [.. Enumerable.Range(0, shared.Intervals).Select(_ => Enum.GetValues<OperationType>()
+                .Select(type => shared.Workload.Mix.Of(type) > 0 ? new LatencyHistogram() : null).ToArray())];
             Acknowledged = shared.LogsWrites ? [] : null;
         }
 
         public int Thread { get; }
 
-        public LatencyHistogram[] Histograms { get; }
+        /// <summary>This thread's histograms per interval of the run over time, then per operation type (null for a type not in the mix).</summary>
+        public LatencyHistogram?[][] Intervals { get; }
 
         /// <summary>This thread's acknowledged writes (record index → version), when the run logs them; no other thread writes these records.</summary>
         public Dictionary<long, ulong>? Acknowledged { get; }
@@ -376,6 +427,9 @@ public static class WorkloadRunner
             double? perThreadRate = _shared.Settings.TargetOperationsPerSecond / _shared.Settings.Threads;
             long interval = perThreadRate is { } rate ? (long)(Stopwatch.Frequency / rate) : 0;
             long intended = _shared.StartAt;
+            int slot = 0;
+            long slotEnd = _shared.MeasureFrom + _shared.IntervalTicks;
+            LatencyHistogram?[] histograms = Intervals[0];
             while (true)
             {
                 if (interval > 0)
@@ -400,7 +454,15 @@ public static class WorkloadRunner
                     long elapsed = Execute(type, interval > 0 ? intended : -1);
                     if (scheduled >= _shared.MeasureFrom)
                     {
-                        Histograms[(int)type].Record((long)(Math.Max(0, elapsed - s_clockTicks) * s_nanosecondsPerTick));
+                        // One comparison per operation; the next interval's histograms are taken only when it begins.
+                        while (scheduled >= slotEnd && slot < Intervals.Length - 1)
+                        {
+                            slot++;
+                            slotEnd += _shared.IntervalTicks;
+                            histograms = Intervals[slot];
+                        }
+
+                        histograms[(int)type]!.Record((long)(Math.Max(0, elapsed - s_clockTicks) * s_nanosecondsPerTick));
                     }
                 }
                 catch (Exception e) when (e is not OutOfMemoryException)

@@ -53,6 +53,13 @@ public sealed record SuiteSettings
     /// <summary>Measured time of each run.</summary>
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>Whether each run keeps its interval histograms for an interval log (<see cref="RunSettings.KeepIntervalHistograms"/>).</summary>
+    public bool KeepIntervalHistograms { get; init; }
+
+    /// <summary>A run's settings: these lengths, at <paramref name="threads"/> threads.</summary>
+    public RunSettings Run(int threads) =>
+        new() { Threads = threads, Warmup = Warmup, Duration = Duration, KeepIntervalHistograms = KeepIntervalHistograms };
+
     /// <summary>
     /// The default evaluation's: 0.2 s of warm-up and 0.5 s measured per run, 12 runs per row (6 of the sweep at 1 and 4
     /// threads, the two counts the thread-cost table compares on two cores, 6 of YCSB) on one load of 50,000 records;
@@ -195,7 +202,7 @@ public static class WorkloadSuites
                     double seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
                     double rate = (target - loaded) / seconds;
                     loaded = target;
-                    var oneThread = new RunSettings { Threads = 1, Warmup = settings.Warmup, Duration = settings.Duration };
+                    RunSettings oneThread = settings.Run(threads: 1);
                     points.Add(new ScalePoint(
                         row,
                         target,
@@ -256,7 +263,7 @@ public static class WorkloadSuites
             Run(
                 store,
                 settings.Shaped(workload).WithRecords(records),
-                new RunSettings { Threads = settings.YcsbThreads, Warmup = settings.Warmup, Duration = settings.Duration },
+                settings.Run(settings.YcsbThreads),
                 log)).ToList();
 
     private static IEnumerable<WorkloadResult> SweepRuns(IKeyValueStore store, long records, SuiteSettings settings, Action<string>? log) =>
@@ -265,7 +272,7 @@ public static class WorkloadSuites
          select Run(
              store,
              settings.Shaped(mix).WithRecords(records),
-             new RunSettings { Threads = threads, Warmup = settings.Warmup, Duration = settings.Duration },
+             settings.Run(threads),
              log)).ToList();
 
     private static IReadOnlyList<WorkloadResult> RunOnLoadedRows(

@@ -33,6 +33,13 @@ public sealed class PrivateServer : IFaultableServer
     public int? ProcessId => _instance.ProcessId;
 
     /// <summary>Installs the row's server when missing and starts one of its own for <paramref name="durability"/>.</summary>
+    /// <param name="rowName">A one-process server row.</param>
+    /// <param name="durability">The tier the server is set up for.</param>
+    /// <param name="dataParent">
+    /// The folder the server's data directory is made in, such as a file system under test (the power-cut mount);
+    /// default (<see langword="null"/>): a folder under the system temp folder.
+    /// </param>
+    /// <param name="cancellationToken">Cancels the install and the start.</param>
     /// <exception cref="ArgumentException"><paramref name="rowName"/> is no server row.</exception>
     /// <exception cref="InvalidOperationException">
     /// The row's environment variable points it at a server of the user's own, which KvBench neither kills nor
@@ -40,7 +47,8 @@ public sealed class PrivateServer : IFaultableServer
     /// </exception>
     /// <exception cref="StoreUnavailableException">The server cannot be installed or did not start.</exception>
     /// <exception cref="NotSupportedException">The row runs a cluster, not one server process.</exception>
-    public static async Task<PrivateServer> StartAsync(string rowName, Durability durability, CancellationToken cancellationToken = default)
+    public static async Task<PrivateServer> StartAsync(
+        string rowName, Durability durability, string? dataParent = null, CancellationToken cancellationToken = default)
     {
         ServerRow row = StoreCatalog.ServerRowNamed(rowName);
         if (row.UserEndpoint is { } endpoint)
@@ -68,7 +76,7 @@ public sealed class PrivateServer : IFaultableServer
             throw new DurabilityNotOfferedException(row.Name, durability, row.Declared.Durability);
         }
 
-        var instance = new ServerInstance(row, tiers);
+        var instance = new ServerInstance(row, tiers, dataParent);
         await instance.StartAsync(cancellationToken).ConfigureAwait(false);
         return new PrivateServer(row, durability, instance);
     }

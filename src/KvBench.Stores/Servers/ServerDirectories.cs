@@ -16,14 +16,18 @@ internal static class ServerDirectories
     public static string Root { get; } = Path.Combine(Path.GetTempPath(), "kvbench-servers");
 
     /// <summary>A path for a new data directory, not yet created; its parent exists and lets the server's user create it.</summary>
-    public static string NewDataDirectory(string rowName, DurabilityTiers tiers)
+    /// <param name="rowName">The row, which names the directory.</param>
+    /// <param name="tiers">The tiers the server is set up for, which name it too.</param>
+    /// <param name="parent">The folder to put it in; default (<see langword="null"/>): <see cref="Root"/>.</param>
+    public static string NewDataDirectory(string rowName, DurabilityTiers tiers, string? parent = null)
     {
-        if (!Directory.Exists(Root))
+        parent ??= Root;
+        if (!Directory.Exists(parent))
         {
-            CreateShared(Root);
+            CreateShared(parent);
         }
 
-        return Path.Combine(Root, $"{rowName}-{tiers}-{Guid.NewGuid():N}".ToLowerInvariant());
+        return Path.Combine(parent, $"{rowName}-{tiers}-{Guid.NewGuid():N}".ToLowerInvariant());
     }
 
     /// <summary>Creates <paramref name="path"/> (and its missing parents) so that every user may create files in it, as in /tmp.</summary>

@@ -4,10 +4,10 @@ namespace KvBench.Stores.Servers;
 
 /// <summary>
 /// One server KvBench runs for a row: its server installed when missing, a data directory of its own under the system
-/// temp folder, a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
+/// temp folder (or under <paramref name="dataParent"/>), a free loopback port, the process (<see cref="ProcessRowHost"/>, which kills it with its children when
 /// disposed or when this process exits), and the data directory deleted once it has stopped.
 /// </summary>
-internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : RunningServer
+internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers, string? dataParent = null) : RunningServer
 {
     /// <summary>How long a server has to stop on its signal before its process tree is killed.</summary>
     private static readonly TimeSpan s_stopTimeout = TimeSpan.FromSeconds(15);
@@ -33,7 +33,7 @@ internal sealed class ServerInstance(ServerRow row, DurabilityTiers tiers) : Run
     public override async Task StartAsync(CancellationToken cancellationToken = default)
     {
         await row.Install.EnsureInstalledAsync(row.Name).WaitAsync(cancellationToken).ConfigureAwait(false);
-        _dataDirectory = ServerDirectories.NewDataDirectory(row.Name, tiers);
+        _dataDirectory = ServerDirectories.NewDataDirectory(row.Name, tiers, dataParent);
         try
         {
             await Task.Run(() => row.InitializeData(_dataDirectory, tiers), cancellationToken).ConfigureAwait(false);

@@ -94,6 +94,12 @@ public abstract class ServerRow : StoreRow
     public virtual string? KnownLoss(Durability durability) => null;
 
     /// <summary>
+    /// Why a power cut under the row's server on a FUSE file system (KvBench's power-cut file system) would not test the
+    /// row as it runs on a disk, or <see langword="null"/> when it would: the power-loss rounds then leave the row out.
+    /// </summary>
+    public virtual string? PowerCutNotModelled => null;
+
+    /// <summary>
     /// The signal that stops KvBench's server cleanly before its process tree is killed, or <see langword="null"/> when
     /// a kill leaves nothing behind (the data directory is deleted either way).
     /// </summary>

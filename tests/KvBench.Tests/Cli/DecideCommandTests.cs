@@ -84,6 +84,43 @@ public sealed class DecideCommandTests
         Assert.Contains("* LMDB: A trillion a second", markdown, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("Synced", true)]
+    [InlineData("Buffered", false)]
+    public void A_power_loss_driver_keeps_a_row_at_Synced_and_puts_it_out_at_Buffered_where_a_cut_drops_its_unflushed_writes(
+        string durability, bool kept)
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, $$"""
+            {
+              "title": "Survives the power going",
+              "workload": { "keyBytes": 16, "valueBytes": 128, "records": 500, "mix": { "update": 1 }, "durability": "{{durability}}" },
+              "drivers": [{ "name": "Kept after a power cut", "powerLossKept": "acknowledged", "atLeast": "100%", "must": true }],
+              "candidates": ["LMDB"]
+            }
+            """);
+        string record = directory.Combine("record.md");
+
+        (int exitCode, _, string error) = Invoke("decide", "--profile", profile, "--output", record, "--quick");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        string markdown = File.ReadAllText(record);
+        Assert.Contains("### Power-loss rounds", markdown, StringComparison.Ordinal);
+        if (kept)
+        {
+            Assert.Contains("Chosen option: **LMDB**", markdown, StringComparison.Ordinal);
+            Assert.Contains("Kept after a power cut (≥ 100%): [100%", markdown, StringComparison.Ordinal);
+        }
+        else
+        {
+            // LMDB at Buffered flushes no commit: the cut drops what the writer acknowledged, and the figure says how much.
+            Assert.Contains("**no option meets every must-driver**", markdown, StringComparison.Ordinal);
+            Assert.Contains("* LMDB: Kept after a power cut (≥ 100%): [", markdown, StringComparison.Ordinal);
+            Assert.DoesNotContain("Kept after a power cut (≥ 100%): [100%", markdown, StringComparison.Ordinal);
+        }
+    }
+
     [Fact]
     public void Every_checked_in_profile_reads()
     {

@@ -29,11 +29,13 @@ public static class AdrSections
     public const string ServerChecksChapter = "Server rows: kills, cluster faults and published claims";
 
     /// <summary>A fresh instance of every section of the default file, with its settings for <paramref name="preset"/>.</summary>
-    public static IReadOnlyList<AdrSection> Create(AdrPreset preset) =>
+    /// <param name="preset">How hard every section pushes.</param>
+    /// <param name="servers">Whether the run includes the server rows: a section that measures rows of both kinds then adds them.</param>
+    public static IReadOnlyList<AdrSection> Create(AdrPreset preset, bool servers = false) =>
     [
         new CapabilitiesSection(preset),
         new CrashRoundsSection(preset),
-        new PowerLossSection(preset),
+        new PowerLossSection(preset, servers),
         new SurvivalSection(),
         new BenchmarkSection(),
         new WorkloadSection(preset),

@@ -359,7 +359,7 @@ public sealed class ProfileReaderTests
         {
             Profile(drivers: """{"atLeast": "1/s", "must": true}"""),
             "$.drivers[0]",
-            "no quantity; give one of capability, throughput, latency, visibilityLag, crashKept, diskBytesPerRecord, allocations, cpu"},
+            "no quantity; give one of capability, throughput, latency, visibilityLag, crashKept, powerLossKept, diskBytesPerRecord, allocations, cpu"},
         {
             Profile(drivers: """{"throughput": "workload", "latency": "get", "atLeast": "1/s", "must": true}"""),
             "$.drivers[0]",

@@ -32,6 +32,32 @@ public sealed class LatencyHistogramTests
         Assert.Equal(samples.Average(), histogram.Mean, precision: 6);
     }
 
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void The_HdrHistogram_it_converts_to_has_its_counts_bucket_for_bucket(string shape)
+    {
+        var random = new Random(20_261_122);
+        var histogram = new LatencyHistogram();
+        for (int i = 0; i < 100_000; i++)
+        {
+            histogram.Record(Sample(shape, random));
+        }
+
+        HdrHistogram.LongHistogram hdr = histogram.ToHdrHistogram();
+
+        Assert.Equal(histogram.Count, hdr.TotalCount);
+        foreach (double percentile in (double[])[1, 10, 50, 90, 95, 99, 99.9])
+        {
+            // Both layouts put 128 buckets in each power of two's upper half: a value and its bucket's middle are a
+            // 256th of the value apart at most, and HdrHistogram's highest equivalent value ends the same bucket.
+            double ours = histogram.ValueAt(percentile);
+            long theirs = hdr.GetValueAtPercentile(percentile);
+            Assert.True(
+                hdr.LowestEquivalentValue((long)ours) == hdr.LowestEquivalentValue(theirs),
+                $"{shape} p{percentile}: {ours} against HdrHistogram's {theirs}.");
+        }
+    }
+
     [Fact]
     public void Merged_histograms_report_what_one_histogram_of_every_value_reports()
     {

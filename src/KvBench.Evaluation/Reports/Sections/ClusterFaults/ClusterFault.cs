@@ -47,7 +47,7 @@ public static partial class ClusterFault
             ? await PrivateServer.StartAsync(
                 row.Name,
                 row.OpensAt(Durability.Synced) ? Durability.Synced : Durability.Buffered,
-                cancellationToken).ConfigureAwait(false)
+                cancellationToken: cancellationToken).ConfigureAwait(false)
             : await PrivateCluster.StartAsync(row.Name, cancellationToken).ConfigureAwait(false);
         string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-fault-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);

@@ -84,9 +84,18 @@ public sealed class PowerCutMount : IAsyncDisposable
     /// <summary>
     /// Mounts the file system over <paramref name="backing"/> at a new folder under <paramref name="scratch"/> (which must
     /// be on the backing folder's file system or any other; its working copies go there and are deleted on dispose).
+    /// Every user may use the mount (<c>allow_other</c>), since servers run as users of their own.
     /// </summary>
+    /// <param name="backing">The folder that holds what survives.</param>
+    /// <param name="scratch">Where the working copies go.</param>
+    /// <param name="mountPoint">
+    /// Where to mount, an empty folder (created when missing), so that a remount after a cut shows the same paths, as a
+    /// machine's disk does after it boots again; default: a new folder under <paramref name="scratch"/>.
+    /// </param>
+    /// <param name="cancellationToken">Cancels the build and the wait for the mount.</param>
     /// <exception cref="InvalidOperationException">It cannot run here (<see cref="Unavailable"/>), or the mount failed.</exception>
-    public static async Task<PowerCutMount> MountAsync(string backing, string scratch, CancellationToken cancellationToken = default)
+    public static async Task<PowerCutMount> MountAsync(
+        string backing, string scratch, string? mountPoint = null, CancellationToken cancellationToken = default)
     {
         if (Unavailable() is { } reason)
         {
@@ -97,7 +106,7 @@ public sealed class PowerCutMount : IAsyncDisposable
         Directory.CreateDirectory(backing);
         string own = Path.Combine(scratch, $"powercut-{Guid.NewGuid():N}");
         string state = Path.Combine(own, "state");
-        string mountPoint = Path.Combine(own, "mount");
+        mountPoint = Path.GetFullPath(mountPoint ?? Path.Combine(own, "mount"));
         Directory.CreateDirectory(state);
         Directory.CreateDirectory(mountPoint);
         var start = new ProcessStartInfo(program)
@@ -106,7 +115,7 @@ public sealed class PowerCutMount : IAsyncDisposable
             RedirectStandardOutput = false,
             UseShellExecute = false,
         };
-        foreach (string argument in (ReadOnlySpan<string>)[Path.GetFullPath(backing), state, mountPoint, "-f", "-s"])
+        foreach (string argument in (ReadOnlySpan<string>)[Path.GetFullPath(backing), state, mountPoint, "-f", "-s", "-o", "allow_other"])
         {
             start.ArgumentList.Add(argument);
         }
@@ -166,10 +175,22 @@ public sealed class PowerCutMount : IAsyncDisposable
         ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentOutOfRangeException.ThrowIfNegative(keptWrites);
         ArgumentOutOfRangeException.ThrowIfNegative(tornSectors);
+        Command(string.Create(CultureInfo.InvariantCulture, $"cut {keptWrites} {tornSectors}"));
+    }
+
+    private void Command(string command)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
         using var control = new FileStream(ControlFile, FileMode.Open, FileAccess.Write);
-        control.Write(System.Text.Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"cut {keptWrites} {tornSectors}\n")));
+        control.Write(System.Text.Encoding.ASCII.GetBytes(command + "\n"));
         control.Flush();
     }
+
+    /// <summary>
+    /// Makes everything written so far durable, as a sync of the whole device would: the state a round starts from, such
+    /// as a server's freshly initialised data directory, which its own tools write without flushing.
+    /// </summary>
+    public void Sync() => Command("sync");
 
     /// <summary>Unmounts (lazily when the mount is busy), stops the file system and deletes its working copies; the backing folder stays.</summary>
     public async ValueTask DisposeAsync()

@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 
 namespace KvBench.Evaluation.Reports.Sections.PowerLoss;
@@ -28,6 +29,9 @@ public static class PowerLossRounds
     private static readonly TimeSpan s_maxCutDelay = TimeSpan.FromMilliseconds(250);
 
     private static readonly TimeSpan s_firstAckTimeout = TimeSpan.FromSeconds(60);
+
+    /// <summary>How long a writer whose server was killed has to fail and exit before it is killed too.</summary>
+    private static readonly TimeSpan s_writerExitTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>The most sectors of the first dropped write a cut keeps: writes are torn within their first 4 KiB.</summary>
     private const int MaxTornSectors = 8;
@@ -81,20 +85,11 @@ public static class PowerLossRounds
         bool acknowledgeBeforeFlush = false,
         bool tornCuts = true)
     {
-        ArgumentNullException.ThrowIfNull(cli);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
-        if (PowerCutMount.Unavailable() is { } reason)
-        {
-            throw new InvalidOperationException(reason);
-        }
-
+        CheckCanRun(cli, rounds);
         var random = new Random(cutMoments);
         string scratch = Path.Combine(Path.GetTempPath(), "kvbench-power", Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
-        long acknowledged = 0;
-        long lost = 0;
-        long torn = 0;
-        var reopenFailures = new List<string>();
+        var tally = new Tally();
         try
         {
             for (int round = 0; round < rounds; round++)
@@ -103,54 +98,210 @@ public static class PowerLossRounds
                 long roundAcknowledged;
                 await using (PowerCutMount mount = await PowerCutMount.MountAsync(directory, scratch).ConfigureAwait(false))
                 {
-                    roundAcknowledged = await WriteUntilCutAsync(cli, mount, store, durability, workerName, random, acknowledgeBeforeFlush, tornCuts)
-                        .ConfigureAwait(false);
+                    roundAcknowledged = await WriteUntilCutAsync(
+                        cli,
+                        mount,
+                        CrashWriter.Arguments(store, mount.MountPoint, durability, workerName, acknowledgeBeforeFlush),
+                        writer => writer.KillAsync(),
+                        random,
+                        tornCuts).ConfigureAwait(false);
                 }
 
-                acknowledged += roundAcknowledged;
-                try
-                {
-                    using IKeyValueStore reopened = StoreCatalog.Open(store, CrashWriter.Options(directory, durability));
-                    CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), roundAcknowledged);
-                    lost += check.Lost;
-                    torn += check.Torn;
-                }
-                catch (Exception e) when (e is KeyValueStoreException or IOException or InvalidOperationException)
-                {
-                    reopenFailures.Add($"round {round}: {e.Message}");
-                }
+                tally.Check(round, workerName, roundAcknowledged, () => StoreCatalog.Open(store, CrashWriter.Options(directory, durability)));
             }
         }
         finally
         {
-            try
-            {
-                Directory.Delete(scratch, recursive: true);
-            }
-            catch (IOException)
-            {
-                // A lazily detached mount may still hold a file; the temp cleaner takes the rest.
-            }
+            DeleteScratch(scratch);
         }
 
-        return new CrashRoundsResult(store, durability, rounds, acknowledged, lost, torn, reopenFailures) { Killed = CrashKill.Power };
+        return tally.Result(store, durability, rounds);
     }
 
     /// <summary>
-    /// Starts a writer on the mount, waits for its first acknowledgement and a random moment more, kills it, cuts the
-    /// power keeping a random prefix of what it left pending, and returns how many records it acknowledged.
+    /// Runs <paramref name="rounds"/> power cuts under a one-process server row's own server (<see cref="PrivateServer"/>)
+    /// whose data directory is on the power-cut file system. The server is initialised and started on the mount, and
+    /// what it wrote so far made durable (a server set up and synced before the rounds); in each round a writer puts
+    /// records through it, the server's process tree is killed with SIGKILL at a random moment and the power cut; the
+    /// file system is mounted again over what the backing folder kept, at the same place, the server is started again on
+    /// the same data directory, and every acknowledged record is read back through it. A server that does not start
+    /// again is a reopen failure, and ends the rounds: the next ones would find no server.
+    /// </summary>
+    /// <param name="cli">The kvbench that runs the writers.</param>
+    /// <param name="store">A one-process server row.</param>
+    /// <param name="durability">The tier the server is set up for, and the writers and the reads use.</param>
+    /// <param name="directory">The backing folder: what survives the cuts, the server's data directory included.</param>
+    /// <param name="rounds">Power cuts.</param>
+    /// <param name="cutMoments">Picks the moments of the cuts and what of the pending writes each keeps, so a run can be repeated.</param>
+    /// <param name="tornCuts">As for <see cref="RunAsync"/>.</param>
+    /// <exception cref="InvalidOperationException">The file system cannot run here, or the row is pointed at a user's own server.</exception>
+    /// <exception cref="NotSupportedException">The row runs a cluster.</exception>
+    /// <exception cref="StoreUnavailableException">The server cannot be installed or did not start the first time.</exception>
+    public static async Task<CrashRoundsResult> RunOnServerAsync(
+        KvBenchCli cli,
+        string store,
+        Durability durability,
+        string directory,
+        int rounds,
+        int cutMoments,
+        bool tornCuts = true)
+    {
+        CheckCanRun(cli, rounds);
+        var random = new Random(cutMoments);
+
+        // Short names: PostgreSQL puts its socket in its data directory, and a socket's path has at most 107 bytes.
+        string scratch = Path.Combine(Path.GetTempPath(), "kvbench-power", Guid.NewGuid().ToString("N")[..12]);
+
+        // The same mount point every round, so the server finds its data directory where it left it, as after a reboot.
+        string disk = Path.Combine(scratch, "disk");
+        Directory.CreateDirectory(directory);
+        var tally = new Tally();
+        int run = 0;
+        PowerCutMount? mount = await PowerCutMount.MountAsync(directory, scratch, disk).ConfigureAwait(false);
+        PrivateServer? server = null;
+        try
+        {
+            server = await PrivateServer.StartAsync(store, durability, Path.Combine(disk, "srv")).ConfigureAwait(false);
+            mount.Sync();
+            for (; run < rounds; run++)
+            {
+                string workerName = $"power-{durability}-{run}";
+                PrivateServer victim = server;
+                long roundAcknowledged = await WriteUntilCutAsync(
+                    cli,
+                    mount,
+                    CrashWriter.Arguments(store, directory, durability, workerName, endpoint: victim.Endpoint),
+                    async writer =>
+                    {
+                        await victim.KillAsync().ConfigureAwait(false);
+
+                        // The writer's next call fails once the server is gone; a writer still waiting is killed by the wait.
+                        await writer.WaitForExitAsync(s_writerExitTimeout).ConfigureAwait(false);
+                    },
+                    random,
+                    tornCuts).ConfigureAwait(false);
+                await mount.DisposeAsync().ConfigureAwait(false);
+                mount = null;
+                mount = await PowerCutMount.MountAsync(directory, scratch, disk).ConfigureAwait(false);
+                try
+                {
+                    await server.RestartAsync().ConfigureAwait(false);
+                }
+                catch (StoreUnavailableException e)
+                {
+                    tally.Failed(run, roundAcknowledged, $"the server did not start again: {e.Message}");
+                    run++;
+                    break;
+                }
+
+                string endpoint = server.Endpoint;
+                tally.Check(run, workerName, roundAcknowledged, () => StoreCatalog.Open(store, CrashWriter.Options(directory, durability, endpoint)));
+            }
+        }
+        finally
+        {
+            await StopAsync(server, mount).ConfigureAwait(false);
+            DeleteScratch(scratch);
+        }
+
+        return tally.Result(store, durability, run);
+    }
+
+    private static void CheckCanRun(KvBenchCli cli, int rounds)
+    {
+        ArgumentNullException.ThrowIfNull(cli);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
+        if (PowerCutMount.Unavailable() is { } reason)
+        {
+            throw new InvalidOperationException(reason);
+        }
+    }
+
+    /// <summary>Stops the server and deletes its data directory while the mount is live, then unmounts.</summary>
+    private static async Task StopAsync(PrivateServer? server, PowerCutMount? mount)
+    {
+        try
+        {
+            if (server is not null)
+            {
+                await server.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+        catch (IOException)
+        {
+            // A mount already cut refuses the deletion; the backing folder holds the data, and its owner deletes it.
+        }
+        finally
+        {
+            if (mount is not null)
+            {
+                await mount.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>What the rounds acknowledged, lost, tore and could not reopen, round after round.</summary>
+    private sealed class Tally
+    {
+        private readonly List<string> _reopenFailures = [];
+        private long _acknowledged;
+        private long _lost;
+        private long _torn;
+
+        /// <summary>Reopens the store after a round's cut and looks for every record the round's writer acknowledged.</summary>
+        public void Check(int round, string workerName, long acknowledged, Func<IKeyValueStore> reopen)
+        {
+            _acknowledged += acknowledged;
+            try
+            {
+                using IKeyValueStore reopened = reopen();
+                CrashCheck check = CrashCheck.Of(reopened, WorkerRecords.For(workerName), acknowledged);
+                _lost += check.Lost;
+                _torn += check.Torn;
+            }
+            catch (Exception e) when (e is KeyValueStoreException or IOException or InvalidOperationException)
+            {
+                _reopenFailures.Add($"round {round}: {e.Message}");
+            }
+        }
+
+        /// <summary>A round whose store could not be reopened at all.</summary>
+        public void Failed(int round, long acknowledged, string why)
+        {
+            _acknowledged += acknowledged;
+            _reopenFailures.Add($"round {round}: {why}");
+        }
+
+        public CrashRoundsResult Result(string store, Durability durability, int rounds) =>
+            new(store, durability, rounds, _acknowledged, _lost, _torn, _reopenFailures) { Killed = CrashKill.Power };
+    }
+
+    private static void DeleteScratch(string scratch)
+    {
+        try
+        {
+            Directory.Delete(scratch, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A lazily detached mount may still hold a file; the temp cleaner takes the rest.
+        }
+    }
+
+    /// <summary>
+    /// Starts a writer, waits for its first acknowledgement and a random moment more, stops what writes to the mount (the
+    /// writer, or its server), cuts the power keeping a random prefix of what was left pending, and returns how many
+    /// records the writer acknowledged.
     /// </summary>
     private static async Task<long> WriteUntilCutAsync(
         KvBenchCli cli,
         PowerCutMount mount,
-        string store,
-        Durability durability,
-        string workerName,
+        IReadOnlyList<string> writerArguments,
+        Func<CliProcess, Task> stopWritingAsync,
         Random random,
-        bool acknowledgeBeforeFlush,
         bool tornCuts)
     {
-        await using CliProcess writer = cli.Start(CrashWriter.Arguments(store, mount.MountPoint, durability, workerName, acknowledgeBeforeFlush));
+        await using CliProcess writer = cli.Start(writerArguments);
         string first;
         using (var firstAck = new CancellationTokenSource(s_firstAckTimeout))
         {
@@ -175,8 +326,8 @@ public static class PowerLossRounds
 
         await Task.Delay(random.NextDouble() * s_maxCutDelay).ConfigureAwait(false);
 
-        // The writer dies first so that nothing it does after the cut can flush; a dead process flushes nothing either.
-        await writer.KillAsync().ConfigureAwait(false);
+        // What writes to the mount dies first so that nothing it does after the cut can flush; a dead process flushes nothing either.
+        await stopWritingAsync(writer).ConfigureAwait(false);
         IReadOnlyList<string> rest = await writer.ReadAllOutputLinesAsync().ConfigureAwait(false);
         long pending = mount.Status().Pending;
         long kept = random.NextInt64(0, pending + 1);

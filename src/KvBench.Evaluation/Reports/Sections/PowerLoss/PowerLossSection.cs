@@ -1,5 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
 
 
 namespace KvBench.Evaluation.Reports.Sections.PowerLoss;
@@ -8,7 +10,9 @@ namespace KvBench.Evaluation.Reports.Sections.PowerLoss;
 /// Power-loss rounds on every embedded row that keeps files, at every tier it offers (<see cref="PowerLossRounds"/>):
 /// a writer on the power-cut file system killed and the power cut, then every acknowledged record read back from what
 /// was flushed. A Synced row that loses, tears or cannot reopen is a problem of the run; a Buffered row may lose, which
-/// is what its tier means. Where the file system cannot run, it says why in one line and measures nothing.
+/// is what its tier means. Where the file system cannot run, it says why in one line and measures nothing. With the
+/// server rows (<c>kvbench adr --servers</c>), each one-process server row runs the rounds too at every tier it offers,
+/// its data directory on the file system (<see cref="PowerLossRounds.RunOnServerAsync"/>); clusters are left out, with why.
 /// </summary>
 public sealed class PowerLossSection : AdrSection
 {
@@ -18,8 +22,13 @@ public sealed class PowerLossSection : AdrSection
     /// <summary>
     /// The rounds per row and tier for <paramref name="preset"/> (those of the crash rounds), unless <c>KVBENCH_POWER_ROUNDS</c> says otherwise.
     /// </summary>
-    public PowerLossSection(AdrPreset preset = AdrPreset.Default) =>
+    /// <param name="preset">How hard the run pushes.</param>
+    /// <param name="servers">Whether the run includes the server rows, whose servers the rounds then start.</param>
+    public PowerLossSection(AdrPreset preset = AdrPreset.Default, bool servers = false)
+    {
         Rounds = PowerLossRounds.RoundsFromEnvironment(preset.ProbeSettings().CrashRounds);
+        Servers = servers;
+    }
 
     /// <inheritdoc/>
     public override string Name => SectionName;
@@ -33,6 +42,12 @@ public sealed class PowerLossSection : AdrSection
 
     /// <summary>Rounds per row and tier.</summary>
     public int Rounds { get; }
+
+    /// <summary>Whether the one-process server rows run the rounds too.</summary>
+    public bool Servers { get; }
+
+    /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>); empty without <see cref="Servers"/>.</summary>
+    public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <summary>Power-loss rounds per row and tier; <see langword="null"/> when they could not run.</summary>
     public IReadOnlyList<CrashRoundsResult>? Results { get; private set; }
@@ -48,13 +63,16 @@ public sealed class PowerLossSection : AdrSection
 
     /// <summary>
     /// <paramref name="rounds"/> power cuts under <paramref name="store"/> at <paramref name="durability"/>, as
-    /// <c>kvbench crash --kill Power</c> runs them: the section's table, and whether the rounds broke the tier's promise.
+    /// <c>kvbench crash --kill Power</c> runs them (for a server row, under the data directory of a server KvBench starts
+    /// for them): the section's table, and whether the rounds broke the tier's promise.
     /// </summary>
     public static async Task<KillRoundsAlone> RunAloneAsync(
         KvBenchCli cli, string store, Durability durability, string directory, int rounds, int cutMoments)
     {
-        CrashRoundsResult result = await PowerLossRounds.RunAsync(
-            cli, store, durability, directory, rounds, cutMoments, tornCuts: PowerLossRounds.TornCutsFromEnvironment()).ConfigureAwait(false);
+        bool tornCuts = PowerLossRounds.TornCutsFromEnvironment();
+        CrashRoundsResult result = await (StoreCatalog.Row(store) is ServerRow
+            ? PowerLossRounds.RunOnServerAsync(cli, store, durability, directory, rounds, cutMoments, tornCuts)
+            : PowerLossRounds.RunAsync(cli, store, durability, directory, rounds, cutMoments, tornCuts: tornCuts)).ConfigureAwait(false);
 
         // Buffered promises only that a killed process loses nothing: losses under a power cut are what it is measured for.
         bool held = result.Held || (durability == Durability.Buffered && result.ReopenFailures.Count == 0);
@@ -93,6 +111,26 @@ public sealed class PowerLossSection : AdrSection
             }
 
             context.Took($"Power-loss rounds on {store} at {durability}");
+        }
+
+        if (Servers)
+        {
+            (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, LeftOut) = OneServerRows.Plan(powerCut: true);
+            foreach ((ServerRow row, Durability durability) in planned)
+            {
+                string directory = Path.Combine(workDirectory, $"{row.Name}-{durability}");
+                try
+                {
+                    results.Add(await PowerLossRounds.RunOnServerAsync(context.Cli, row.Name, durability, directory, Rounds, cutMoments: Rounds)
+                        .ConfigureAwait(false));
+                }
+                finally
+                {
+                    AdrContext.TryDelete(directory);
+                }
+
+                context.Took($"Power-loss rounds on {row.Name}'s server at {durability}");
+            }
         }
 
         Results = results;
@@ -139,5 +177,20 @@ public sealed class PowerLossSection : AdrSection
             + "and every acknowledged record read back. At Buffered a loss is what the tier allows; at Synced it is a broken promise. "
             + "`kvbench crash --kill Power --store <row> --durability <tier> --dir <dir> --rounds N` runs more; `KVBENCH_POWER_ROUNDS` sets "
             + "the rounds here.").AppendLine();
+        if (Results.Any(result => StoreCatalog.Row(result.Store) is ServerRow))
+        {
+            markdown.Output.AppendLine(
+                "A server row's round puts the server's data directory on the file system: the server is initialised "
+                + "and started there, and what it wrote then made durable; a writer puts records through it; the "
+                + "server's process tree is killed with SIGKILL and the power cut; the file system is mounted again over "
+                + "what was flushed, the server started again on the same data directory, and every acknowledged record "
+                + "read back through it. A server that does not start again counts as a failed reopen, and ends that "
+                + "row's rounds.").AppendLine();
+        }
+
+        foreach (string row in LeftOut)
+        {
+            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+        }
     }
 }

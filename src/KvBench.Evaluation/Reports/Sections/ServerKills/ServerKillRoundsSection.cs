@@ -1,7 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.Survival;
-using KvBench.Stores;
 using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.Reports.Sections.ServerKills;
@@ -32,7 +31,7 @@ public sealed class ServerKillRoundsSection : AdrSection
     /// <summary>Writer kill rounds on the same servers, per row and tier; <see langword="null"/> when no second process could be started.</summary>
     public IReadOnlyList<CrashRoundsResult>? WriterKills { get; set; }
 
-    /// <summary>The server rows left out, each with why (<see cref="Plan"/>).</summary>
+    /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>).</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <summary>
@@ -59,7 +58,7 @@ public sealed class ServerKillRoundsSection : AdrSection
         }
 
         context.Log($"Server kill rounds: {Rounds} per server row and tier...");
-        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = Plan();
+        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = OneServerRows.Plan();
         var results = new List<CrashRoundsResult>();
         var writerKills = new List<CrashRoundsResult>();
         foreach (IGrouping<ServerRow, (ServerRow Row, Durability Durability)> row in planned.GroupBy(round => round.Row))
@@ -80,40 +79,6 @@ public sealed class ServerKillRoundsSection : AdrSection
         Results = results;
         WriterKills = writerKills;
         LeftOut = leftOut;
-    }
-
-    /// <summary>
-    /// Each server row and tier the rounds run at (every tier a row offers), and each row left out with why: not
-    /// installable here, pointed at a user's own server (KvBench kills only its own), or a cluster, whose members are
-    /// killed one at a time by the cluster's own fault test while the others serve, not all at once.
-    /// </summary>
-    public static (IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<string> LeftOut) Plan()
-    {
-        var planned = new List<(ServerRow Row, Durability Durability)>();
-        var leftOut = new List<string>();
-        foreach (ServerRow row in StoreCatalog.ServerRows)
-        {
-            if (row.UnavailableReason is { } reason)
-            {
-                leftOut.Add($"{row.Name}: {reason}");
-            }
-            else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
-            {
-                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not kill");
-            }
-            else if (!row.IsOneProcess)
-            {
-                leftOut.Add(
-                    $"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all " +
-                        $"at once; a member killed while the others serve is the cluster's fault test");
-            }
-            else
-            {
-                planned.AddRange(Enum.GetValues<Durability>().Where(tier => row.Declared.Durability.Offers(tier)).Select(tier => (row, tier)));
-            }
-        }
-
-        return (planned, leftOut);
     }
 
     /// <inheritdoc/>

@@ -35,7 +35,9 @@ public sealed class SurvivalSection : AdrSection
         SurvivalTable.ToMarkdown([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);
         if (power is not null)
         {
-            markdown.Output.AppendLine("A power cut is the power-loss rounds above: the writer killed and everything it did not flush dropped.").AppendLine();
+            markdown.Output.AppendLine(
+                "A power cut is the power-loss rounds above: the writer (for a server row, the server) killed and everything it did not flush "
+                + "dropped.").AppendLine();
         }
 
         markdown.Output.AppendLine(

@@ -18,6 +18,7 @@ internal static partial class Posix
     public const int Sync = 0x101000;
     public const int Directory = 0x10000;
     public const int Truncate = 0x200;
+    public const int Direct = 0x4000;
 
     public static int Open(string path, int flags)
     {

@@ -225,6 +225,73 @@ public sealed class PowerCutFileSystemTests : IDisposable
         Assert.Equal(["f"], Entries(""));
     }
 
+    [Fact]
+    public async Task A_write_through_an_O_DIRECT_descriptor_is_kept_only_by_a_flush()
+    {
+        await using PowerCutMount mount = await Mount(("flushed", "old"), ("unflushed", "old"));
+
+        foreach (string name in (ReadOnlySpan<string>)["flushed", "unflushed"])
+        {
+            int fd = Posix.Open(In(mount, name), Posix.WriteOnly | Posix.Truncate | Posix.Direct);
+            Posix.Write(fd, new string('d', PowerCutMount.SectorBytes));
+            if (name == "flushed")
+            {
+                Posix.DataSyncOnly(fd);
+            }
+
+            Posix.Close(fd);
+        }
+
+        mount.Cut();
+
+        Assert.Equal(new string('d', PowerCutMount.SectorBytes), Kept("flushed"));
+        Assert.Equal("old", Kept("unflushed"));
+    }
+
+    [Fact]
+    public async Task A_sync_makes_every_file_and_folder_written_so_far_durable_and_nothing_after_it()
+    {
+        await using PowerCutMount mount = await Mount(("f", "old"));
+
+        Directory.CreateDirectory(In(mount, "new"));
+        Posix.WriteFile(In(mount, "new/g"), "synced");
+        Posix.WriteFile(In(mount, "f"), "synced too");
+        mount.Sync();
+        Posix.WriteFile(In(mount, "f"), "after the sync");
+        Posix.WriteFile(In(mount, "h"), "after the sync");
+        mount.Cut();
+
+        Assert.Equal(["f", "new"], Entries(""));
+        Assert.Equal("synced", Kept("new/g"));
+        Assert.Equal("synced too", Kept("f"));
+    }
+
+    [Fact]
+    public async Task What_another_user_creates_is_its_own_and_keeps_its_owner_and_mode_over_a_cut()
+    {
+        await using PowerCutMount mount = await Mount();
+
+        // The mount allows other users; what they create belongs to them, as PostgreSQL's check of its data directory needs.
+        Run("runuser", "-u", "nobody", "--", "sh", "-c", $"umask 077 && mkdir {In(mount, "own")} && echo kept > {In(mount, "own/f")}");
+        Assert.Equal("nobody 700", Run("stat", "-c", "%U %a", In(mount, "own")));
+        mount.Sync();
+        mount.Cut();
+
+        Assert.Equal("nobody 700", Run("stat", "-c", "%U %a", Path.Combine(Backing, "own")));
+        Assert.Equal("nobody 600", Run("stat", "-c", "%U %a", Path.Combine(Backing, "own/f")));
+        Assert.Equal("kept\n", Kept("own/f"));
+    }
+
+    private static string Run(string program, params string[] arguments)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo(program, arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
+        using System.Diagnostics.Process process = System.Diagnostics.Process.Start(start)!;
+        string output = process.StandardOutput.ReadToEnd();
+        string error = process.StandardError.ReadToEnd();
+        process.WaitForExit();
+        return process.ExitCode == 0 ? output.Trim() : throw new InvalidOperationException($"{program} failed ({process.ExitCode}): {error}");
+    }
+
     private async Task<PowerCutMount> Mount(params (string Path, string Text)[] files)
     {
         Directory.CreateDirectory(Backing);

@@ -33,6 +33,30 @@ public sealed class PowerLossTableTests
     }
 
     [Fact]
+    public void A_server_row_s_power_cuts_stand_beside_its_server_kills()
+    {
+        string[] lines = Lines(SurvivalTable.ToMarkdown(
+            [new CrashRoundsResult("Redis", Durability.Synced, 10, 1_000, 0, 0, [])],
+            [new CrashRoundsResult("Redis", Durability.Synced, 10, 900, 0, 0, []) { Killed = CrashKill.Server }],
+            [new CrashRoundsResult("Redis", Durability.Synced, 20, 800, 0, 0, []) { Killed = CrashKill.Power }]));
+
+        Assert.StartsWith(
+            "Redis | Synced | Synced | `appendfsync always` | 10 | 1,000 | 0 | 10 | 900 | 0 | 20 | 800 | 0 |", lines[2], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void The_section_cuts_the_power_under_servers_only_when_the_run_includes_them(bool servers)
+    {
+        var request = new AdrRequest { OutputFile = "adr.md", Command = "kvbench adr", Servers = servers, Sections = [PowerLossSection.SectionName] };
+
+        PowerLossSection section = Assert.IsType<PowerLossSection>(Assert.Single(request.CreateSections()));
+
+        Assert.Equal(servers, section.Servers);
+    }
+
+    [Fact]
     public void Without_power_loss_rounds_the_table_has_no_power_columns()
     {
         string[] lines = Lines(SurvivalTable.ToMarkdown([new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, [])], []));
