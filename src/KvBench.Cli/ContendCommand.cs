@@ -2,7 +2,7 @@ using System.CommandLine;
 
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.Contention;
 using KvBench.Stores;
 
 namespace KvBench.Cli;
@@ -77,21 +77,17 @@ internal static class ContendCommand
             IEnumerable<string> rows = parseResult.GetValue(stores) is { Length: > 0 } names
                 ? names.Select(StoreArguments.CanonicalName)
                 : StoreCatalog.AvailableNames;
-            IReadOnlyList<ImportContentionResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
-                new ImportContention(KvBenchCli.Locate())
-                    .RunAsync(
+            return WorkloadCommands.Report(
+                parseResult,
+                WorkloadCommands.InScratch(parseResult, scratch =>
+                    ContentionSection.RunAloneAsync(
+                        KvBenchCli.Locate(),
                         rows,
                         settings,
                         scratch,
                         ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
                         parseResult.InvocationConfiguration.Error.WriteLine)
-                    .GetAwaiter().GetResult());
-            return WorkloadCommands.Report(
-                parseResult,
-                [WorkloadTables.Contention(results), WorkloadTables.ContentionLatencies(results)],
-                results,
-                results.Select(result => result.Failure),
-                WorkloadTables.ContentionFindings(results));
+                    .GetAwaiter().GetResult()));
         });
         return command;
     }

@@ -1,8 +1,11 @@
 using System.CommandLine;
 
+using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -46,7 +49,7 @@ internal static class CrashCommands
 
             CrashKill killed = result.GetValue(kill);
             string canonical = StoreArguments.CanonicalName(name);
-            if (killed == CrashKill.Power && PowerLossRounds.Tiers().Any(tier => tier.Store == canonical))
+            if (killed == CrashKill.Power && PowerLossSection.Rows().Contains(canonical))
             {
                 return;
             }
@@ -55,7 +58,7 @@ internal static class CrashCommands
             {
                 result.AddError(killed == CrashKill.Power
                     ? $"--kill Power cuts the power under an embedded row's files " +
-                        $"({string.Join(", ", PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct())}) or a server's " +
+                        $"({string.Join(", ", PowerLossSection.Rows())}) or a server's " +
                         $"data directory ({string.Join(", ", StoreCatalog.ServerNames)}); {canonical} is neither."
                     : $"--kill Server kills a server row's server ({string.Join(", ", StoreCatalog.ServerNames)}); {canonical} has none.");
             }
@@ -82,9 +85,11 @@ internal static class CrashCommands
             int moments = parseResult.GetValue(killMoments);
             return parseResult.GetValue(kill) switch
             {
-                CrashKill.Server => KillServerAsync(parseResult, store, count, moments).GetAwaiter().GetResult(),
+                CrashKill.Server => Rounds(
+                    parseResult, (cli, durability, directory) => ServerKillRoundsSection.RunAloneAsync(cli, store, durability, directory, count, moments)),
                 CrashKill.Power => PowerCommand.CutPower(parseResult, store, count, moments),
-                _ => KillWriter(parseResult, store, count, moments),
+                _ => Rounds(
+                    parseResult, (cli, durability, directory) => CrashRoundsSection.RunAloneAsync(cli, store, durability, directory, count, moments)),
             };
         });
         return command;
@@ -120,30 +125,17 @@ internal static class CrashCommands
         return command;
     }
 
-    private static int KillWriter(ParseResult parseResult, string store, int rounds, int killMoments)
+    /// <summary>
+    /// Runs kill rounds that <paramref name="run"/> starts with the CLI, the tier and the directory given, and prints
+    /// their table: <see cref="ExitCodes.WritesLost"/> when they broke what the row promises.
+    /// </summary>
+    internal static int Rounds(ParseResult parseResult, Func<KvBenchCli, Durability, string, Task<KillRoundsAlone>> run)
     {
-        CrashRoundsResult result = CrashRounds.RunAsync(
+        KillRoundsAlone ran = run(
             KvBenchCli.Locate(),
-            store,
             parseResult.GetValue(StoreArguments.Durability),
-            parseResult.GetRequiredValue(StoreArguments.Directory),
-            rounds,
-            killMoments).GetAwaiter().GetResult();
-        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ToMarkdown([result]));
-        return result.Held ? ExitCodes.Ok : ExitCodes.WritesLost;
-    }
-
-    /// <summary>Starts KvBench's own server for the row and tier, runs the rounds on it, and stops it (its data deleted), also when they fail.</summary>
-    private static async Task<int> KillServerAsync(ParseResult parseResult, string store, int rounds, int killMoments)
-    {
-        await using PrivateServer server = await PrivateServer.StartAsync(store, parseResult.GetValue(StoreArguments.Durability)).ConfigureAwait(false);
-        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(
-            KvBenchCli.Locate(),
-            server,
-            parseResult.GetRequiredValue(StoreArguments.Directory),
-            rounds,
-            killMoments).ConfigureAwait(false);
-        parseResult.InvocationConfiguration.Output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
-        return ServerKillVerdict.Broken(result) ? ExitCodes.WritesLost : ExitCodes.Ok;
+            parseResult.GetRequiredValue(StoreArguments.Directory)).GetAwaiter().GetResult();
+        parseResult.InvocationConfiguration.Output.WriteLine(ran.Markdown);
+        return ran.WritesLost ? ExitCodes.WritesLost : ExitCodes.Ok;
     }
 }

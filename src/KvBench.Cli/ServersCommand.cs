@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
 
-using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Claims;
 using KvBench.Stores;
@@ -114,29 +113,12 @@ internal static class ServersCommand
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             var settings = new PublishedClaimSettings { RoundsDivisor = parseResult.GetValue(divisor), Repeats = parseResult.GetValue(repeats) };
-            string? kept = parseResult.GetValue(workDirectory)?.FullName;
-            string directory = kept ?? Path.Combine(Path.GetTempPath(), "kvbench-claims-" + Guid.NewGuid().ToString("N"));
-            TextWriter output = parseResult.InvocationConfiguration.Output;
-            var section = new PublishedClaimsSection(settings);
-            try
-            {
-                section.MeasureAsync(
-                    new AdrContext(
-                        directory, directory, cli: null,
-                        parseResult.InvocationConfiguration.Error.WriteLine)).GetAwaiter().GetResult();
-            }
-            finally
-            {
-                if (kept is null && Directory.Exists(directory))
-                {
-                    Directory.Delete(directory, recursive: true);
-                }
-            }
-
-            var markdown = new AdrMarkdown(images: null, MachineInfo.Collect(directory), command: "kvbench servers claims");
-            section.WriteTo(markdown);
-            output.WriteLine(markdown.Output.ToString().TrimEnd());
-            IReadOnlyList<string> problems = section.Problems();
+            RanAlone<PublishedClaimResults?> ran = PublishedClaimsSection.RunAloneAsync(
+                settings,
+                parseResult.GetValue(workDirectory)?.FullName,
+                parseResult.InvocationConfiguration.Error.WriteLine).GetAwaiter().GetResult();
+            parseResult.InvocationConfiguration.Output.WriteLine(ran.Markdown.TrimEnd());
+            IReadOnlyList<string> problems = ran.Problems;
             foreach (string problem in problems)
             {
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");

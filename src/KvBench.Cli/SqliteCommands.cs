@@ -1,6 +1,6 @@
 using System.CommandLine;
 
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Workload;
 
@@ -18,29 +18,19 @@ internal static class SqliteCommands
         var defaults = new SqliteSuiteSettings();
         return new Command("sqlite", "Measures SQLite's connection strategies, busy trap, upsert forms and pragmas.")
         {
-            Sweep(
-                "strategies",
-                "Runs three mixes at each thread count on Sqlite_WAL and every SQLite strategy row.",
-                defaults.Strategies,
-                (settings, scratch, log) => SqliteSuites.Strategies(settings, scratch, log)),
-            Busy(defaults.BusyTrap),
-            Sweep(
-                "upsert",
-                "Runs reads and overwrites on Sqlite_WAL with each upsert statement.",
-                defaults.Tuning,
-                (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.UpsertForms, settings, scratch, log)),
+            Sweep("strategies", "Runs three mixes at each thread count on Sqlite_WAL and every SQLite strategy row.", defaults.Row, defaults.Strategies),
+            Busy(defaults.Row, defaults.BusyTrap),
+            Sweep("upsert", "Runs reads and overwrites on Sqlite_WAL with each upsert statement.", defaults.Row, defaults.Tuning),
             All(),
             Sweep(
                 "pragmas",
                 "Runs reads and overwrites on Sqlite_WAL with and without larger cache_size and mmap_size.",
-                defaults.Tuning,
-                (settings, scratch, log) => SqliteSuites.Variants(SqliteSuites.PragmaSettings, settings, scratch, log)),
+                defaults.Row,
+                defaults.Tuning),
         };
     }
 
-    private static Command Sweep(
-        string name, string description, SuiteSettings defaults, Func<SuiteSettings, string, Action<string>,
-        IReadOnlyList<WorkloadResult>> run)
+    private static Command Sweep(string name, string description, string row, SuiteSettings defaults)
     {
         Option<long> records = WorkloadCommands.Records("Records loaded before the runs.", defaults.Records);
         Option<int[]> threadCounts = WorkloadCommands.ThreadCounts($"Thread counts (default {string.Join(',', defaults.SweepThreads)}).");
@@ -58,9 +48,9 @@ internal static class SqliteCommands
                 Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.WarmupOption)),
                 Duration = TimeSpan.FromSeconds(parseResult.GetValue(WorkloadCommands.DurationOption)),
             };
-            IReadOnlyList<WorkloadResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
-                run(settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
-            return WorkloadCommands.Report(parseResult, results, WorkloadTables.Threads(results), results);
+            RanAlone<IReadOnlyList<WorkloadResult>> ran = WorkloadCommands.InScratch(parseResult, scratch =>
+                SqliteSection.RunSweepAlone(name, row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
+            return WorkloadCommands.Report(parseResult, ran, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -76,15 +66,14 @@ internal static class SqliteCommands
         StoreArguments.SetGuardedAction(command, parseResult =>
         {
             bool isFull = parseResult.GetValue(full);
-            SqliteResults results = WorkloadCommands.InScratch(parseResult, scratch =>
-                SqliteSuites.All(
+            RanAlone<SqliteResults> ran = WorkloadCommands.InScratch(parseResult, scratch =>
+                SqliteSection.RunAlone(
                     isFull ? new SqliteSuiteSettings() : SqliteSuiteSettings.Evaluation,
+                    isFull ? "kvbench sqlite all --full" : "kvbench sqlite all",
                     scratch,
                     parseResult.InvocationConfiguration.Error.WriteLine));
-            var output = new System.Text.StringBuilder();
-            SqliteTables.WriteSection(output, results, isFull ? "kvbench sqlite all --full" : "kvbench sqlite all");
-            parseResult.InvocationConfiguration.Output.Write(output.ToString());
-            IReadOnlyList<string> problems = results.Problems();
+            parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
+            IReadOnlyList<string> problems = ran.Problems;
             foreach (string problem in problems)
             {
                 parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
@@ -95,7 +84,7 @@ internal static class SqliteCommands
         return command;
     }
 
-    private static Command Busy(BusyTrapSettings defaults)
+    private static Command Busy(string row, BusyTrapSettings defaults)
     {
         Option<int> writes = new Option<int>("--writes")
         {
@@ -127,16 +116,10 @@ internal static class SqliteCommands
                 Writers = parseResult.GetValue(writers),
                 PoolConnections = parseResult.GetValue(pool),
             };
-            IReadOnlyList<BusyTrapResult> results = WorkloadCommands.InScratch(parseResult, scratch =>
-                BusyTrap.Run(SqliteSuites.StrategyRows, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
-            int exitCode = WorkloadCommands.Report(parseResult, [], SqliteTables.BusyTrap(results), results);
-            IReadOnlyList<string> problems = new SqliteResults([], results, [], [], new SqliteSuiteSettings { BusyTrap = settings }).Problems();
-            foreach (string problem in problems)
-            {
-                parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
-            }
-
-            return problems.Count > 0 ? ExitCodes.CheckFailed : exitCode;
+            return WorkloadCommands.Report(
+                parseResult,
+                WorkloadCommands.InScratch(parseResult, scratch =>
+                    SqliteSection.RunBusyTrapAlone(row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine)));
         });
         return command;
     }

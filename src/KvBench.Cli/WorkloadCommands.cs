@@ -1,11 +1,11 @@
 using System.CommandLine;
-using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -149,8 +149,8 @@ internal static class WorkloadCommands
                 });
             }
 
-            WorkloadResult result = WorkloadRunner.Run(store, spec, run);
-            return Report(parseResult, [result], WorkloadTables.Ycsb([result]), result);
+            RanAlone<WorkloadResult> ran = WorkloadSection.RunWorkloadAlone(store, spec, run);
+            return Report(parseResult, ran, intervalLogs: [ran.Results]);
         });
         return command;
     }
@@ -178,8 +178,8 @@ internal static class WorkloadCommands
                 YcsbThreads = ProfileArguments.Choose(parseResult, s_threads, profile, given => given.Threads),
             };
             Durability durability = ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability);
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Ycsb(
+            RanAlone<IReadOnlyList<WorkloadResult>> ran = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSection.RunYcsbAlone(
                     Rows(parseResult),
                     chosen,
                     settings,
@@ -187,7 +187,7 @@ internal static class WorkloadCommands
                     parseResult.InvocationConfiguration.Error.WriteLine,
                     loads,
                     directory => new StoreOptions { Directory = directory, Durability = durability })));
-            return Report(parseResult, results, WorkloadTables.Ycsb(results), results);
+            return Report(parseResult, ran, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -232,24 +232,16 @@ internal static class WorkloadCommands
             StoreOptions Options(string directory) => new() { Directory = directory, Durability = durability };
             if (parseResult.GetRequiredValue(what) == "scale")
             {
-                IReadOnlyList<ScalePoint> points = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                    WorkloadSuites.Scale(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-                return Report(
-                    parseResult,
-                    [.. points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan])],
-                    WorkloadTables.Scale(points),
-                    points);
+                RanAlone<IReadOnlyList<ScalePoint>> scale = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                    WorkloadSection.RunScaleSweepAlone(
+                        Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
+                return Report(parseResult, scale, intervalLogs: scale.Results.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]));
             }
 
-            IReadOnlyList<WorkloadResult> results = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
-                WorkloadSuites.Threads(Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-            return Report(
-                parseResult,
-                [WorkloadTables.Threads(results), WorkloadTables.ThreadCosts(results)],
-                results,
-                results.Select(result => result.Failure),
-                [.. WorkloadTables.FasterThanCores(results), .. WorkloadTables.LoneSqliteReader(results)],
-                intervalLogs: results);
+            RanAlone<IReadOnlyList<WorkloadResult>> threads = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
+                WorkloadSection.RunThreadSweepAlone(
+                    Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
+            return Report(parseResult, threads, intervalLogs: threads.Results);
         });
         return command;
     }
@@ -334,33 +326,16 @@ internal static class WorkloadCommands
         }
     }
 
-    /// <summary>Prints <paramref name="table"/>, writes <paramref name="json"/> where asked, and fails a run with a wrong read or an error.</summary>
-    internal static int Report(ParseResult parseResult, IReadOnlyList<WorkloadResult> results, MarkdownTable table, object json) =>
-        Report(parseResult, [table], json, results.Select(result => result.Failure), intervalLogs: results);
-
     /// <summary>
-    /// Prints <paramref name="tables"/> and then <paramref name="notes"/>, one paragraph each, writes <paramref name="json"/>
-    /// where asked, and prints each failure on a line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
+    /// Prints what a section ran alone, writes its results as JSON where asked, and prints each of its problems on a
+    /// line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
-    internal static int Report(
-        ParseResult parseResult, IEnumerable<MarkdownTable> tables, object json, IEnumerable<string?> failures,
-        IEnumerable<string>? notes = null, IEnumerable<WorkloadResult>? intervalLogs = null)
+    internal static int Report<TResults>(ParseResult parseResult, RanAlone<TResults> ran, IEnumerable<WorkloadResult>? intervalLogs = null)
     {
-        var output = new StringBuilder();
-        foreach (MarkdownTable table in tables)
-        {
-            table.WriteTo(output);
-        }
-
-        foreach (string note in notes ?? [])
-        {
-            output.AppendLine(note).AppendLine();
-        }
-
-        parseResult.InvocationConfiguration.Output.Write(output.ToString());
+        parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
-            File.WriteAllText(file.FullName, JsonSerializer.Serialize(json, s_jsonOptions));
+            File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
 
             // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.
             foreach (WorkloadResult result in (intervalLogs ?? []).Where(result => result.IntervalHistograms is not null))
@@ -370,13 +345,12 @@ internal static class WorkloadCommands
             }
         }
 
-        string[] failed = [.. failures.OfType<string>()];
-        foreach (string failure in failed)
+        foreach (string problem in ran.Problems)
         {
-            parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {failure}");
+            parseResult.InvocationConfiguration.Error.WriteLine($"kvbench: {problem}");
         }
 
-        return failed.Length == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
+        return ran.Problems.Count == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
     }
 
     private static string? UnknownWorkload(string name) => YcsbWorkloads.Find(name) is null ? $"No YCSB workload is named '{name}'; they are A to F." : null;

@@ -92,6 +92,17 @@ public static class StoreCatalog
     /// <summary>The strategy rows that can be opened here.</summary>
     public static IReadOnlyList<string> AvailableStrategyNames { get; } = [.. s_strategyRows.Where(row => row.IsAvailable).Select(row => row.Name)];
 
+    /// <summary>
+    /// Row <paramref name="name"/>, then the strategy rows that can be opened here and are other ways of using it
+    /// (<see cref="StoreRow.StrategyOf"/>), in catalog order: the lines of its strategy table.
+    /// </summary>
+    /// <exception cref="ArgumentException">No row has that name.</exception>
+    public static IReadOnlyList<string> WithStrategies(string name)
+    {
+        string row = Row(name).Name;
+        return [row, .. s_strategyRows.Where(strategy => strategy.StrategyOf == row && strategy.IsAvailable).Select(strategy => strategy.Name)];
+    }
+
     /// <summary>The server rows: stores that live in a server process (see <see cref="ServerRow"/>), not in the caller's.</summary>
     public static IReadOnlyList<ServerRow> ServerRows => s_serverRows;
 

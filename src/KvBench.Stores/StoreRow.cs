@@ -62,6 +62,12 @@ public abstract class StoreRow
     public virtual bool IsFloor => false;
 
     /// <summary>
+    /// The row this one is another way of using (a connection strategy, journal or cache of the same store), which a
+    /// strategy table sets first; <see langword="null"/> (the default) for a row of its own.
+    /// </summary>
+    public virtual string? StrategyOf => null;
+
+    /// <summary>
     /// The tier a benchmark that measures at <paramref name="measuredAt"/> measures this row at: that tier where the row
     /// opens at it, so no row pays a device flush that another does not; else the other tier.
     /// </summary>

@@ -73,8 +73,8 @@ internal static class DecisionEvidenceTables
                 string latencies = string.Join(
                     " / ",
                     result.Operations.Select(operation =>
-                        $"{operation.Type} {WorkloadTables.Latency(operation.Latency.P50)} / " +
-                            $"{WorkloadTables.Latency(operation.Latency.P99)}"));
+                        $"{operation.Type} {WorkloadCells.Latency(operation.Latency.P50)} / " +
+                            $"{WorkloadCells.Latency(operation.Latency.P99)}"));
                 table.Add(
                     option.Option,
                     round.ToString(s_numbers),
@@ -206,7 +206,7 @@ internal static class DecisionEvidenceTables
                     run.ToString(s_numbers),
                     Latencies(result.UiAlone),
                     Latencies(result.UiDuringImport),
-                    WorkloadTables.Latency(result.VisibilityLag?.P99),
+                    WorkloadCells.Latency(result.VisibilityLag?.P99),
                     result.Errors.ToString("N0", s_numbers),
                     result.Lost.ToString("N0", s_numbers));
             }
@@ -215,7 +215,7 @@ internal static class DecisionEvidenceTables
         table.WriteTo(output);
 
         static string Latencies(WorkloadResult? run) =>
-            run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {WorkloadTables.Latency(operation.Latency.P99)}"));
+            run is null ? "-" : string.Join(" / ", run.Operations.Select(operation => $"{operation.Type} {WorkloadCells.Latency(operation.Latency.P99)}"));
     }
 
     private static void WriteCrash(StringBuilder output, DecisionEvidence evidence)

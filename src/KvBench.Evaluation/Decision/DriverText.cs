@@ -73,7 +73,7 @@ public static class DriverText
 
     /// <summary>A duration in nanoseconds as "640 ns", "18.3 µs", "1.2 ms", "2.5 s".</summary>
     public static string Duration(double nanoseconds) =>
-        nanoseconds >= 1e9 ? string.Create(s_numbers, $"{nanoseconds / 1e9:0.##} s") : WorkloadTables.Latency(nanoseconds);
+        nanoseconds >= 1e9 ? string.Create(s_numbers, $"{nanoseconds / 1e9:0.##} s") : WorkloadCells.Latency(nanoseconds);
 
     /// <summary>Three significant figures: a rate measured to a few percent prints no more digits than it has.</summary>
     private static double Significant(double value)

@@ -76,7 +76,7 @@ public sealed class ImportContention(KvBenchCli cli, MultiProcessTimeouts? timeo
                 ? "-"
                 : string.Join(
                     " / ",
-                    run.Operations.Select(operation => $"{operation.Type} {Reports.WorkloadTables.Latency(operation.Latency.P99)}"));
+                    run.Operations.Select(operation => $"{operation.Type} {Reports.WorkloadCells.Latency(operation.Latency.P99)}"));
     }
 
     /// <summary>Runs the scenario on <paramref name="store"/> in <paramref name="directory"/>, which should be new.</summary>

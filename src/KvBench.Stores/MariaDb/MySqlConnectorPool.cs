@@ -17,6 +17,9 @@ namespace KvBench.Stores.MariaDb;
 /// </remarks>
 public sealed class MySqlConnectorPool : IDisposable
 {
+    /// <summary>The row whose table the pool writes, on that row's server.</summary>
+    public const string Row = MariaDbRow.RowName;
+
     private readonly MySqlDataSource _dataSource;
     private readonly SqlTableStatements _statements;
 

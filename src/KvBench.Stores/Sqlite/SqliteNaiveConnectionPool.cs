@@ -18,6 +18,9 @@ namespace KvBench.Stores.Sqlite;
 /// </remarks>
 public sealed class SqliteNaiveConnectionPool : IDisposable
 {
+    /// <summary>The row whose store the pool's connections open: its blob table is the one they write.</summary>
+    public const string Row = SqliteRow.WalName;
+
     private readonly SemaphoreSlim _available;
     private readonly Stack<SqlitePreparedStatements> _idle = new();
     private readonly List<SqlitePreparedStatements> _all = [];

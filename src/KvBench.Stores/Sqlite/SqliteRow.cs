@@ -54,12 +54,14 @@ public sealed class SqliteRow : StoreRow
         string name,
         Func<StoreRow, StoreOptions, IKeyValueStore> open,
         IReadOnlyList<PointBaseline>? baselines = null,
-        bool readsOnConnectionPerThreadInWal = false)
+        bool readsOnConnectionPerThreadInWal = false,
+        string? strategyOf = null)
         : base(name, s_declared)
     {
         _open = open;
         Baselines = baselines ?? [];
         ReadsOnConnectionPerThreadInWal = readsOnConnectionPerThreadInWal;
+        StrategyOf = strategyOf;
     }
 
     /// <summary><c>Sqlite_WAL</c>: a blob table, one writer connection and a read connection per thread.</summary>
@@ -82,28 +84,31 @@ public sealed class SqliteRow : StoreRow
 
     /// <summary><c>Sqlite_OneConnection</c>: every thread shares one connection behind a lock.</summary>
     internal static SqliteRow OneConnection { get; } = new(
-        OneConnectionName, static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), options));
+        OneConnectionName, static (row, options) => new SqliteOneConnectionStore(row, new BlobKeySchema(), options), strategyOf: WalName);
 
     /// <summary><c>Sqlite_PerThread</c>: one connection per thread.</summary>
     internal static SqliteRow PerThread { get; } = new(
         PerThreadName,
         static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), options),
-        readsOnConnectionPerThreadInWal: true);
+        readsOnConnectionPerThreadInWal: true,
+        strategyOf: WalName);
 
     /// <summary><c>Sqlite_Rollback</c>: the rollback journal, one connection behind a lock.</summary>
     internal static SqliteRow Rollback { get; } = new(
         RollbackName,
         static (row, options) => new SqliteOneConnectionStore(
-            row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }));
+            row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { Journal = SqliteJournal.Delete }),
+        strategyOf: WalName);
 
     /// <summary><c>Sqlite_SharedCache</c>: one connection per thread, all sharing one page cache.</summary>
     internal static SqliteRow SharedCache { get; } = new(
         SharedCacheName,
-        static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true }));
+        static (row, options) => new SqlitePerThreadStore(row, new BlobKeySchema(), SqliteStoreOptions.From(options) with { SharedCache = true }),
+        strategyOf: WalName);
 
     /// <summary><c>Sqlite_AdoNet</c>: a pooled connection opened per operation, as most .NET code uses SQLite.</summary>
     internal static SqliteRow AdoNet { get; } = new(
-        AdoNetName, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options));
+        AdoNetName, static (row, options) => new SqliteAdoNetStore(row, new BlobKeySchema(), options), strategyOf: WalName);
 
     /// <summary>
     /// Whether the row runs in WAL with a connection of its own for every reading thread (no shared page cache), so its
@@ -112,6 +117,9 @@ public sealed class SqliteRow : StoreRow
     /// for such a row.
     /// </summary>
     public bool ReadsOnConnectionPerThreadInWal { get; }
+
+    /// <inheritdoc/>
+    public override string? StrategyOf { get; }
 
     /// <inheritdoc/>
     public override IReadOnlyList<PointBaseline> Baselines { get; }

@@ -27,6 +27,15 @@ public sealed class StoreCatalogTests
     }
 
     [Fact]
+    public void Every_strategy_row_names_a_compared_row_and_follows_it_in_that_rows_strategy_table()
+    {
+        Assert.All(StoreCatalog.StrategyRows, row => Assert.Contains(row.StrategyOf, StoreCatalog.Names));
+        Assert.All(StoreCatalog.Rows, row => Assert.Null(row.StrategyOf));
+        Assert.Equal([SqliteRow.WalName, .. StoreCatalog.AvailableStrategyNames], StoreCatalog.WithStrategies(SqliteRow.WalName.ToUpperInvariant()));
+        Assert.Equal([SqliteRow.ScalarName], StoreCatalog.WithStrategies(SqliteRow.ScalarName));
+    }
+
+    [Fact]
     public void Every_available_row_declares_what_it_reports_when_opened()
     {
         foreach (string name in StoreCatalog.AvailableNames)

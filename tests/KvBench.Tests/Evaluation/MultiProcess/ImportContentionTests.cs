@@ -65,14 +65,14 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
             Assert.Equal(1_000, wal.AutoCheckpointFrames);
             Assert.InRange(wal.MedianFrames, 1, wal.MaxFrames);
             Assert.Contains($"{store}: ", report, StringComparison.Ordinal);
-            Assert.Contains($"it was visible {WorkloadTables.Latency(afterCommit.P50)} p50", report, StringComparison.Ordinal);
+            Assert.Contains($"it was visible {WorkloadCells.Latency(afterCommit.P50)} p50", report, StringComparison.Ordinal);
         }
         else
         {
             Assert.Null(result.CommitToAcknowledged);
             Assert.Null(result.SeenEarlyWhere);
             Assert.Empty(import.CommittedAt);
-            Assert.Empty(WorkloadTables.ContentionFindings([result]));
+            Assert.Empty(ContentionTables.ContentionFindings([result]));
         }
 
         // Every record of every acknowledged batch, and every ui record at the version last acknowledged, came back.
@@ -125,7 +125,7 @@ public sealed class ImportContentionTests(ITestOutputHelper output)
             CommitWal = new CommitWal(AutoCheckpointFrames: 1_000, MedianFrames: 1_500, MaxFrames: 4_000),
         };
 
-        string finding = Assert.Single(WorkloadTables.ContentionFindings([result]));
+        string finding = Assert.Single(ContentionTables.ContentionFindings([result]));
 
         Assert.StartsWith(
             $"{SqliteRow.WalName}: 10 of 10 batches were seen before the cli's PutMany returned, by 2 ms p50 and 3 ms at most.",

@@ -1,6 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
-using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.ServerKills;
 using KvBench.Stores;
 using KvBench.Stores.PostgreSql;
 using KvBench.Stores.Servers;
@@ -36,7 +36,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
 
         CrashRoundsResult result = await CrashRounds.RunOnServerAsync(KvBenchCli.Locate(), server, directory.Path, rounds, killMoments: rounds);
 
-        output.WriteLine(CrashTable.ServerKillsToMarkdown([result]));
+        output.WriteLine(ServerKillTable.ToMarkdown([result]));
         Assert.NotEqual(firstProcess, server.ProcessId);
         Assert.Equal(CrashKill.Server, result.Killed);
         Assert.True(result.Acknowledged >= rounds, "Every round acknowledges at least its first record.");
@@ -75,7 +75,7 @@ public sealed class ServerKillRoundTests(ITestOutputHelper output)
         Assert.Equal(broken, ServerKillVerdict.Broken(result));
         Assert.Contains(
             $"| {lost:N0} | {(lost == 0 ? "-" : $"{lostSpanMilliseconds} ms before the kill")} |",
-            CrashTable.ServerKillsToMarkdown([result]),
+            ServerKillTable.ToMarkdown([result]),
             StringComparison.Ordinal);
     }
 }

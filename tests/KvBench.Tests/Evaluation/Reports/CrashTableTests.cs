@@ -1,6 +1,7 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.Survival;
 
 
 namespace KvBench.Tests.Evaluation.Reports;
@@ -38,7 +39,7 @@ public sealed class SurvivalTableTests
     [Fact]
     public void Embedded_rows_show_their_process_kills_and_no_server_and_server_rows_both_kills()
     {
-        string[] lines = Lines(CrashTable.Survival(
+        string[] lines = Lines(SurvivalTable.ToMarkdown(
             [
                 new CrashRoundsResult("Sqlite_WAL", Durability.Buffered, 10, 1_000, 0, 0, []),
                 new CrashRoundsResult("Redis", Durability.Buffered, 10, 900, 0, 0, []),
@@ -56,7 +57,7 @@ public sealed class SurvivalTableTests
     [Fact]
     public void A_server_setting_weaker_than_its_tier_is_named_by_what_it_keeps_and_a_loss_shows_which_kill_broke_it()
     {
-        string[] lines = Lines(CrashTable.Survival(
+        string[] lines = Lines(SurvivalTable.ToMarkdown(
             [new CrashRoundsResult("PostgreSQL", Durability.Buffered, 10, 900, 0, 0, [])],
             [new CrashRoundsResult("PostgreSQL", Durability.Buffered, 10, 800, 14, 0, []) { Killed = CrashKill.Server }]));
 
@@ -69,7 +70,7 @@ public sealed class SurvivalTableTests
     [Fact]
     public void A_server_row_whose_server_was_not_killed_says_so()
     {
-        string[] lines = Lines(CrashTable.Survival([new CrashRoundsResult("Redis", Durability.Synced, 10, 900, 0, 1, [])], []));
+        string[] lines = Lines(SurvivalTable.ToMarkdown([new CrashRoundsResult("Redis", Durability.Synced, 10, 900, 0, 1, [])], []));
 
         Assert.Equal(
             "Redis | Synced | Synced | `appendfsync always` | 10 | 900 | 0, 1 torn, 0 reopens failed | not measured " +

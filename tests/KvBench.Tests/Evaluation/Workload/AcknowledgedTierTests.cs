@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Faster;
@@ -53,7 +54,7 @@ public sealed class AcknowledgedTierTests
         WorkloadResult lmdb = Result(LmdbRow.RowName);
 
         string[] withTier = Lines(WorkloadTables.Ycsb([postgres, lmdb], Durability.Buffered));
-        string[] threads = Lines(WorkloadTables.Threads([postgres, lmdb], Durability.Buffered));
+        string[] threads = Lines(ThreadTables.Threads([postgres, lmdb], Durability.Buffered));
         string[] withoutTier = Lines(WorkloadTables.Ycsb([postgres, lmdb]));
 
         Assert.StartsWith("Row | Acknowledged | Workload |", withTier[0], StringComparison.Ordinal);

@@ -16,7 +16,7 @@ public sealed class CpuSplitCellTests
                 Cores: 2)
             { SplitCpuSeconds = 1.5 });
 
-        Assert.Equal("2.5 µs", WorkloadTables.SystemCpuPerOperation(result));
+        Assert.Equal("2.5 µs", WorkloadCells.SystemCpuPerOperation(result));
     }
 
     /// <summary>
@@ -32,7 +32,7 @@ public sealed class CpuSplitCellTests
                 Cores: 2)
             { SplitCpuSeconds = 0.07 });
 
-        Assert.Equal("unsplit (70 ms of CPU)", WorkloadTables.SystemCpuPerOperation(result));
+        Assert.Equal("unsplit (70 ms of CPU)", WorkloadCells.SystemCpuPerOperation(result));
         Assert.False(result.Cost!.SplitIsSampledEnough);
     }
 
@@ -44,7 +44,7 @@ public sealed class CpuSplitCellTests
                 WallSeconds: 1, UserSeconds: 0.5, SystemSeconds: 0.5, SystemCalls: null, SystemCallsUnmeasured: null,
                 Cores: 2));
 
-        Assert.Equal("unsplit", WorkloadTables.SystemCpuPerOperation(result));
+        Assert.Equal("unsplit", WorkloadCells.SystemCpuPerOperation(result));
     }
 
     private static WorkloadResult Result(ProcessCost cost) => new()

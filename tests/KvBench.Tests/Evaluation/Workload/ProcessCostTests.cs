@@ -149,7 +149,7 @@ public sealed class ProcessCostTests
         WorkloadResult fourSlow = fourFast with { Store = "Other", Operations = [new OperationResult(OperationType.Read, 150_000, Latency())] };
         WorkloadResult oneSlow = one with { Store = "Other" };
 
-        IReadOnlyList<string> lines = WorkloadTables.FasterThanCores([one, fourFast, oneSlow, fourSlow]);
+        IReadOnlyList<string> lines = ThreadTables.FasterThanCores([one, fourFast, oneSlow, fourSlow]);
 
         string line = Assert.Single(lines);
         Assert.StartsWith(
@@ -158,7 +158,7 @@ public sealed class ProcessCostTests
             StringComparison.Ordinal);
         Assert.Contains("CPU 10 µs → 4 µs per operation and 2.00 → 0.10 system calls", line, StringComparison.Ordinal);
         var markdown = new StringBuilder();
-        WorkloadTables.ThreadCosts([one, fourFast]).WriteTo(markdown);
+        ThreadTables.ThreadCosts([one, fourFast]).WriteTo(markdown);
         Assert.Contains("Row | read-only | 4 | 500,000 | 4 µs | 800 ns | 0.10 | 2.00 of 2 |", markdown.ToString(), StringComparison.Ordinal);
     }
 
@@ -174,7 +174,7 @@ public sealed class ProcessCostTests
         WorkloadResult writesOne = one with { Workload = one.Workload with { Name = "write-only", Mix = new OperationMix { Update = 1 } } };
         WorkloadResult writesFour = four with { Workload = writesOne.Workload };
 
-        string line = Assert.Single(WorkloadTables.LoneSqliteReader([one, four, scalarOne, scalarFourAsMany, otherOne, otherFour, writesOne, writesFour]));
+        string line = Assert.Single(ThreadTables.LoneSqliteReader([one, four, scalarOne, scalarFourAsMany, otherOne, otherFour, writesOne, writesFour]));
 
         Assert.StartsWith(
             $"{SqliteRow.WalName} (read-only): a lone reader made 2.42 system calls per read (8 µs of CPU, 1.6 µs " +
@@ -183,7 +183,7 @@ public sealed class ProcessCostTests
             StringComparison.Ordinal);
         Assert.Contains("a shared POSIX lock (fcntl F_SETLK) on a read-mark byte of the -shm file", line, StringComparison.Ordinal);
         var markdown = new StringBuilder();
-        WorkloadTables.WriteThreadCosts(markdown, [one, four]);
+        ThreadTables.WriteThreadCosts(markdown, [one, four]);
         Assert.Contains(line, markdown.ToString(), StringComparison.Ordinal);
     }
 
@@ -251,8 +251,8 @@ public sealed class ProcessCostTests
         var none = new LatencySummary(Count: 0, Mean: 0, P50: 0, P95: 0, P99: 0, P999: 0, Max: 0);
         var some = new LatencySummary(Count: 3, Mean: 2_000, P50: 1_500, P95: 2_500, P99: 2_500, P999: 2_500, Max: 2_500);
 
-        Assert.Equal("none completed", WorkloadTables.Latency(none, static latency => latency.P99));
-        Assert.Equal("2.5 µs", WorkloadTables.Latency(some, static latency => latency.P99));
-        Assert.Equal("-", WorkloadTables.Latency(null, static latency => latency.P99));
+        Assert.Equal("none completed", WorkloadCells.Latency(none, static latency => latency.P99));
+        Assert.Equal("2.5 µs", WorkloadCells.Latency(some, static latency => latency.P99));
+        Assert.Equal("-", WorkloadCells.Latency(null, static latency => latency.P99));
     }
 }

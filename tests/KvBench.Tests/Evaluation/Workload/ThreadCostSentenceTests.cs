@@ -64,7 +64,7 @@ public sealed partial class ThreadCostSentenceTests
         WorkloadResult one = Result(1, oneRate, oneCpuMicroseconds);
         WorkloadResult four = Result(4, fourRate, fourCpuMicroseconds);
 
-        IReadOnlyList<string> lines = WorkloadTables.FasterThanCores([one, four]);
+        IReadOnlyList<string> lines = ThreadTables.FasterThanCores([one, four]);
 
         if (fourRate / oneRate <= 2)
         {
@@ -108,7 +108,7 @@ public sealed partial class ThreadCostSentenceTests
     [Fact]
     public void MariaDBs_fifty_fifty_row_is_not_said_to_cost_less_CPU_when_its_CPU_per_operation_rose()
     {
-        string line = Assert.Single(WorkloadTables.FasterThanCores([Result(1, 4_170, 38.92), Result(4, 9_442, 41.36)]));
+        string line = Assert.Single(ThreadTables.FasterThanCores([Result(1, 4_170, 38.92), Result(4, 9_442, 41.36)]));
 
         Assert.DoesNotContain("cost less", line, StringComparison.Ordinal);
         Assert.Contains("each operation cost no less CPU time (CPU 38.92 µs → 41.36 µs per operation", line, StringComparison.Ordinal);
@@ -127,7 +127,7 @@ public sealed partial class ThreadCostSentenceTests
         { Store = SqliteRow.WalName };
         WorkloadResult four = Result(4, 250_000, 3.6, systemCallsPerOperation: fourCalls, workload: one.Workload) with { Store = SqliteRow.WalName };
 
-        IReadOnlyList<string> lines = WorkloadTables.LoneSqliteReader([one, four]);
+        IReadOnlyList<string> lines = ThreadTables.LoneSqliteReader([one, four]);
 
         if (oneCalls <= fourCalls)
         {

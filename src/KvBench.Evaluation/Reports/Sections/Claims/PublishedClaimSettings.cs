@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
+using KvBench.Stores.MariaDb;
 
 
 namespace KvBench.Evaluation.Reports.Sections.Claims;
@@ -12,6 +13,12 @@ public sealed record PublishedClaimSettings
 
     /// <summary>The write-up's rows per round ("around 10 entries").</summary>
     public const int RowsPerRound = 10;
+
+    /// <summary>The SQLite row that stands for the write-up's "SQLite", opened with its upsert statements. Default: Sqlite_WAL, as it ships.</summary>
+    public string SqliteRow { get; init; } = Stores.Sqlite.SqliteRow.WalName;
+
+    /// <summary>The MariaDB row that stands for the write-up's "MySQL", on KvBench's own server. Default: MariaDB.</summary>
+    public string MySqlRow { get; init; } = MariaDbRow.RowName;
 
     /// <summary>
     /// The write-up's rounds are divided by this. Default: 30 (300 rounds, 3,000 writes per row and tier), which keeps

@@ -27,6 +27,7 @@ public static class PublishedClaimVerdicts
     {
         ArgumentNullException.ThrowIfNull(results);
         var cells = new Cells(results);
+        PublishedClaims.Contenders contenders = PublishedClaims.ContendersOf(results.Settings);
         int low = results.Settings.Volumes.Min();
         int high = results.Settings.Volumes.Max();
         IReadOnlyList<Durability> tiers = results.Settings.Tiers;
@@ -49,9 +50,9 @@ public static class PublishedClaimVerdicts
                     $"\"by a factor of about 7x\"; here {results.Settings.SparseRounds:N0} rounds of {PublishedClaimSettings.RowsPerRound} " +
                     $"(the write-up's {PublishedClaimSettings.WriteUpRounds:N0} / {results.Settings.RoundsDivisor})"),
             string.Join("; ", tiers.Select(tier =>
-                $"{tier}: {Compare(cells.Sparse(PublishedClaims.Sqlite, tier), cells.Sparse(PublishedClaims.MariaDb, tier))}")),
+                $"{tier}: {Compare(cells.Sparse(contenders.Sqlite, tier), cells.Sparse(contenders.MariaDb, tier))}")),
             Verdict(tiers.Select(tier =>
-                ($"{tier}", Speed(cells.Sparse(PublishedClaims.MariaDb, tier)) > Speed(cells.Sparse(PublishedClaims.Sqlite, tier)))))));
+                ($"{tier}", Speed(cells.Sparse(contenders.MariaDb, tier)) > Speed(cells.Sparse(contenders.Sqlite, tier)))))));
 
         verdicts.Add(new(
             string.Create(
@@ -59,10 +60,10 @@ public static class PublishedClaimVerdicts
                 $"\"MySQL scales significantly better than SQLite, being up to 5x faster than SQLite for 300 insertions\" (here {high} writes)"),
             string.Join("; ", tiers.SelectMany(tier => Modes.Select(mode =>
                 $"{tier} {Label(mode, results)}: " +
-                    $"{Compare(cells.Volume(PublishedClaims.Sqlite, tier, high, mode), cells.Volume(PublishedClaims.MariaDb, tier, high, mode))}"))),
+                    $"{Compare(cells.Volume(contenders.Sqlite, tier, high, mode), cells.Volume(contenders.MariaDb, tier, high, mode))}"))),
             Verdict(tiers.SelectMany(tier => Modes.Select(mode => (
                 $"{tier} {Label(mode, results)}",
-                Speed(cells.Volume(PublishedClaims.MariaDb, tier, high, mode)) > Speed(cells.Volume(PublishedClaims.Sqlite, tier, high, mode))))))));
+                Speed(cells.Volume(contenders.MariaDb, tier, high, mode)) > Speed(cells.Volume(contenders.Sqlite, tier, high, mode))))))));
 
         verdicts.Add(new(
             string.Create(
@@ -71,16 +72,16 @@ public static class PublishedClaimVerdicts
                     $"than an SQLite UPDATE\" ({low} writes, synchronous)"),
             string.Join("; ", tiers.Select(tier =>
                 $"{tier}: {Compare(
-                    cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous),
-                    cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))}")),
+                    cells.Volume(contenders.Sqlite, tier, low, WriteMode.Synchronous),
+                    cells.Volume(contenders.MariaDb, tier, low, WriteMode.Synchronous))}")),
             Verdict(tiers.Select(tier => (
                 $"{tier}",
-                Speed(cells.Volume(PublishedClaims.MariaDb, tier, low, WriteMode.Synchronous))
-                    > Speed(cells.Volume(PublishedClaims.Sqlite, tier, low, WriteMode.Synchronous)))))));
+                Speed(cells.Volume(contenders.MariaDb, tier, low, WriteMode.Synchronous))
+                    > Speed(cells.Volume(contenders.Sqlite, tier, low, WriteMode.Synchronous)))))));
 
         var replace = tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => (Tier: tier, Volume: volume,
-            Factor: Speed(cells.Volume(PublishedClaims.MariaDb, tier, volume, WriteMode.Synchronous))
-                / Speed(cells.Volume(PublishedClaims.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
+            Factor: Speed(cells.Volume(contenders.MariaDb, tier, volume, WriteMode.Synchronous))
+                / Speed(cells.Volume(contenders.MariaDbReplace, tier, volume, WriteMode.Synchronous))))).ToList();
         string replaceFaster = replace.Any(r => r.Factor < 1)
             ? $" REPLACE measured faster at {string.Join(", ", replace.Where(r => r.Factor < 1).Select(r => $"{r.Tier} {r.Volume}"))}: " +
                 $"the MariaDB row writes with INSERT ... ON DUPLICATE KEY UPDATE."
@@ -98,8 +99,8 @@ public static class PublishedClaimVerdicts
             "SQLite has no equivalent of INSERT ... ON DUPLICATE KEY UPDATE (the write-up tested it on MySQL only)",
             string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => string.Create(s_numbers,
                 $"{tier} {volume}: INSERT ... ON CONFLICT DO UPDATE " +
-                    $"{Speed(cells.Volume(PublishedClaims.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE " +
-                    $"{Speed(cells.Volume(PublishedClaims.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
+                    $"{Speed(cells.Volume(contenders.Sqlite, tier, volume, WriteMode.Synchronous)):N0} writes/s, INSERT OR REPLACE " +
+                    $"{Speed(cells.Volume(contenders.SqliteReplace, tier, volume, WriteMode.Synchronous)):N0} writes/s")))),
             "does not hold: SQLite's INSERT ... ON CONFLICT DO UPDATE (SQLite 3.24 and later) ran every write above"));
 
         verdicts.Add(new(
@@ -108,8 +109,8 @@ public static class PublishedClaimVerdicts
                 $"\"MySQL scales well with async requests\": MySQL queries \"consistently faster async than sync, except when at low volume\" " +
                     $"(a pool of {results.Settings.PoolThreads} against one thread, at {high} writes)"),
             string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume =>
-                $"{tier} {volume}: {ComparePool(cells, PublishedClaims.MariaDb, tier, volume, results)}"))),
-            Verdict(tiers.Select(tier => ($"{tier}", PoolFactor(cells, PublishedClaims.MariaDb, tier, high) > 1)))));
+                $"{tier} {volume}: {ComparePool(cells, contenders.MariaDb, tier, volume, results)}"))),
+            Verdict(tiers.Select(tier => ($"{tier}", PoolFactor(cells, contenders.MariaDb, tier, high) > 1)))));
 
         verdicts.Add(new(
             string.Create(
@@ -117,22 +118,22 @@ public static class PublishedClaimVerdicts
                 $"On MySQL, \"between 30 and 300 entries, async experiences only a 2x slowdown while sync experiences an 8x slowdown\" " +
                     $"(here {low} and {high} writes; it holds where the pool's time grows less than one thread's)"),
             string.Join("; ", tiers.Select(tier => string.Create(s_numbers,
-                $"{tier}: pool {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, " +
-                    $"synchronous {Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
+                $"{tier}: pool {Growth(cells, contenders.MariaDb, tier, low, high, WriteMode.Pool):0.0}x, " +
+                    $"synchronous {Growth(cells, contenders.MariaDb, tier, low, high, WriteMode.Synchronous):0.0}x the time"))),
             Verdict(tiers.Select(tier => (
                 $"{tier}",
-                Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Pool)
-                    < Growth(cells, PublishedClaims.MariaDb, tier, low, high, WriteMode.Synchronous))))));
+                Growth(cells, contenders.MariaDb, tier, low, high, WriteMode.Pool)
+                    < Growth(cells, contenders.MariaDb, tier, low, high, WriteMode.Synchronous))))));
 
         verdicts.Add(new(
             string.Create(
                 s_numbers,
                 $"\"Async and sync makes very little difference on SQLite\" (here: the pool within {LittleDifference:0.00}x of one thread either way)"),
             string.Join("; ", tiers.SelectMany(tier => results.Settings.Volumes.Select(volume =>
-                $"{tier} {volume}: {ComparePool(cells, PublishedClaims.Sqlite, tier, volume, results)}"))),
+                $"{tier} {volume}: {ComparePool(cells, contenders.Sqlite, tier, volume, results)}"))),
             Verdict(tiers.SelectMany(tier => results.Settings.Volumes.Select(volume => (
                 $"{tier} {volume}",
-                PoolFactor(cells, PublishedClaims.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
+                PoolFactor(cells, contenders.Sqlite, tier, volume) is var factor && factor <= LittleDifference && factor >= 1 / LittleDifference))))));
 
         return verdicts;
     }
@@ -175,6 +176,8 @@ public static class PublishedClaimVerdicts
     /// <summary>The measured cells, found by what they measured.</summary>
     private sealed class Cells(PublishedClaimResults results)
     {
+        private readonly PublishedClaims.Contenders _contenders = PublishedClaims.ContendersOf(results.Settings);
+
         public WriteCell Sparse(PublishedClaims.Contender contender, Durability tier) =>
             Find(cell => cell.Sparse && cell.Row == contender.Row && cell.Statement == contender.Statement && cell.Durability == tier);
 
@@ -185,12 +188,12 @@ public static class PublishedClaimVerdicts
         /// <summary>Every pair of cells in which the two rows' own statements ran the same writes at <paramref name="tier"/>.</summary>
         public IEnumerable<(string Label, WriteCell Sqlite, WriteCell MariaDb)> OwnComparisons(Durability tier)
         {
-            yield return ("sparse", Sparse(PublishedClaims.Sqlite, tier), Sparse(PublishedClaims.MariaDb, tier));
+            yield return ("sparse", Sparse(_contenders.Sqlite, tier), Sparse(_contenders.MariaDb, tier));
             foreach (int volume in results.Settings.Volumes)
             {
                 foreach (WriteMode mode in Modes)
                 {
-                    yield return ($"{volume} {mode}", Volume(PublishedClaims.Sqlite, tier, volume, mode), Volume(PublishedClaims.MariaDb, tier, volume, mode));
+                    yield return ($"{volume} {mode}", Volume(_contenders.Sqlite, tier, volume, mode), Volume(_contenders.MariaDb, tier, volume, mode));
                 }
             }
         }

@@ -58,21 +58,20 @@ public sealed record PublishedClaimResults(IReadOnlyList<WriteCell> Cells, IRead
 /// </summary>
 public static class PublishedClaims
 {
-    /// <summary>The row and statement the write-up's "SQLite" stands for: the store's own upsert.</summary>
-    public static Contender Sqlite { get; } = new(SqliteRow.WalName, "INSERT ... ON CONFLICT DO UPDATE", options =>
-        new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate });
-
-    /// <summary>SQLite's other upsert, beside MariaDB's REPLACE.</summary>
-    public static Contender SqliteReplace { get; } = new(SqliteRow.WalName, "INSERT OR REPLACE", options =>
-        new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace });
-
-    /// <summary>The row and statement the write-up's "MySQL" stands for: the statement the MariaDB row writes with.</summary>
-    public static Contender MariaDb { get; } = new(MariaDbRow.RowName, "INSERT ... ON DUPLICATE KEY UPDATE", options =>
-        new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate });
-
-    /// <summary>The write-up's REPLACE on MariaDB.</summary>
-    public static Contender MariaDbReplace { get; } = new(MariaDbRow.RowName, "REPLACE", options =>
-        new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace });
+    /// <summary>The four rows and statements <paramref name="settings"/> compare.</summary>
+    public static Contenders ContendersOf(PublishedClaimSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        return new Contenders(
+            new(settings.SqliteRow, "INSERT ... ON CONFLICT DO UPDATE", options =>
+                new SqliteStoreOptions(options) { Upsert = SqliteUpsert.OnConflictDoUpdate }),
+            new(settings.SqliteRow, "INSERT OR REPLACE", options =>
+                new SqliteStoreOptions(options) { Upsert = SqliteUpsert.InsertOrReplace }),
+            new(settings.MySqlRow, "INSERT ... ON DUPLICATE KEY UPDATE", options =>
+                new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.InsertOnDuplicateKeyUpdate }),
+            new(settings.MySqlRow, "REPLACE", options =>
+                new MariaDbStoreOptions(options) { Upsert = MariaDbUpsert.Replace }));
+    }
 
     /// <summary>
     /// Measures every cell at every tier of <paramref name="settings"/>, each store in a directory of its own under
@@ -83,6 +82,7 @@ public static class PublishedClaims
     {
         ArgumentNullException.ThrowIfNull(settings);
         settings.Validate();
+        Contenders contenders = ContendersOf(settings);
         var cells = new List<WriteCell>();
         var problems = new List<string>();
         foreach (Durability durability in settings.Tiers)
@@ -91,9 +91,9 @@ public static class PublishedClaims
             var players = new List<Players>();
             try
             {
-                foreach (Contender contender in new[] { Sqlite, MariaDb, SqliteReplace, MariaDbReplace })
+                foreach (Contender contender in new[] { contenders.Sqlite, contenders.MariaDb, contenders.SqliteReplace, contenders.MariaDbReplace })
                 {
-                    string form = contender == Sqlite || contender == MariaDb ? "own" : "replace";
+                    string form = contender == contenders.Sqlite || contender == contenders.MariaDb ? "own" : "replace";
                     players.Add(
                         new Players(
                             contender,
@@ -148,6 +148,13 @@ public static class PublishedClaims
     /// <param name="Statement">The statement, as the tables name it.</param>
     /// <param name="Options">The row's options that make it write with <paramref name="Statement"/>.</param>
     public sealed record Contender(string Row, string Statement, Func<StoreOptions, StoreOptions> Options);
+
+    /// <summary>The rows and statements the claims compare.</summary>
+    /// <param name="Sqlite">The row and statement the write-up's "SQLite" stands for: the store's own upsert.</param>
+    /// <param name="SqliteReplace">SQLite's other upsert, beside MariaDB's REPLACE.</param>
+    /// <param name="MariaDb">The row and statement the write-up's "MySQL" stands for: the statement the MariaDB row writes with.</param>
+    /// <param name="MariaDbReplace">The write-up's REPLACE on MariaDB.</param>
+    public sealed record Contenders(Contender Sqlite, Contender SqliteReplace, Contender MariaDb, Contender MariaDbReplace);
 
     /// <summary>
     /// One store of player records, preloaded, whose every write puts the next version of a record, and which knows the

@@ -3,9 +3,7 @@ using System.Globalization;
 using KvBench.Core;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Stores;
-using KvBench.Stores.MariaDb;
 using KvBench.Stores.Servers;
-using KvBench.Stores.Sqlite;
 
 namespace KvBench.Evaluation.Reports.Sections.Claims;
 
@@ -33,20 +31,49 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     /// <summary>Why nothing was measured, when the MariaDB row cannot be had here.</summary>
     public string? NotMeasured { get; private set; }
 
+    /// <summary>
+    /// The claims with <paramref name="settings"/>, as <c>kvbench servers claims</c> measures them: the section's tables
+    /// under its chapter, and each failed write check, error let through or acknowledged write lost as a problem.
+    /// </summary>
+    /// <param name="settings">How the claims are measured.</param>
+    /// <param name="workDirectory">Where the stores go, kept afterwards; a new temporary folder, deleted afterwards, when <see langword="null"/>.</param>
+    /// <param name="log">Where progress goes.</param>
+    public static async Task<RanAlone<PublishedClaimResults?>> RunAloneAsync(
+        PublishedClaimSettings settings, string? workDirectory, Action<string>? log = null)
+    {
+        string directory = workDirectory ?? Path.Combine(Path.GetTempPath(), "kvbench-claims-" + Guid.NewGuid().ToString("N"));
+        var section = new PublishedClaimsSection(settings);
+        try
+        {
+            await section.MeasureAsync(new AdrContext(directory, directory, cli: null, log)).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (workDirectory is null && Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+
+        var markdown = new AdrMarkdown(images: null, MachineInfo.Collect(directory), command: "kvbench servers claims");
+        section.WriteTo(markdown);
+        return new RanAlone<PublishedClaimResults?>(markdown.Output.ToString(), section.Results, section.Problems());
+    }
+
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (StoreCatalog.UnavailableReason(MariaDbRow.RowName) is { } reason)
+        if (StoreCatalog.UnavailableReason(Settings.MySqlRow) is { } reason)
         {
-            NotMeasured = $"{MariaDbRow.RowName}: {reason}";
+            NotMeasured = $"{Settings.MySqlRow}: {reason}";
             return;
         }
 
         context.Log(
             $"Published claims: Sqlite_WAL against MariaDB, {Settings.SparseRounds:N0} sparse rounds and batches of " +
                 $"{string.Join(" and ", Settings.Volumes)}...");
-        await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([MariaDbRow.RowName]).ConfigureAwait(false))
+        await using (RowHostGroup hosts = await StoreCatalog.StartHostsAsync([Settings.MySqlRow]).ConfigureAwait(false))
         {
             Results = await Task.Run(() => PublishedClaims.Measure(Settings, Path.Combine(context.WorkDirectory, "claims"), context.Log)).ConfigureAwait(false);
             context.Log($"The SQLITE_BUSY trap's load through SQLite's naive pool and MySqlConnector's pool, {Settings.BusyTrap.Writes:N0} writes...");
@@ -101,15 +128,15 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     /// </summary>
     private List<BusyTrapResult> MeasureBusyTrap(string workDirectory)
     {
-        var mariaDb = (ServerRow)StoreCatalog.Row(MariaDbRow.RowName);
+        ServerRow mariaDb = StoreCatalog.ServerRowNamed(Settings.MySqlRow);
         string endpoint = mariaDb.EndpointFor(Durability.Buffered)
             ?? throw new InvalidOperationException($"{mariaDb.Name}'s server was started, yet the row names no endpoint at {Durability.Buffered}.");
         return
         [
             BusyTrap.NaivePool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, workDirectory),
             BusyTrap.ConnectorPool(Settings.BusyTrap, Settings.BusyTrap.PoolConnections, endpoint, workDirectory),
-            BusyTrap.Row(SqliteRow.WalName, Settings.BusyTrap, workDirectory),
-            BusyTrap.Row(MariaDbRow.RowName, Settings.BusyTrap, workDirectory),
+            BusyTrap.Row(Settings.SqliteRow, Settings.BusyTrap, workDirectory),
+            BusyTrap.Row(Settings.MySqlRow, Settings.BusyTrap, workDirectory),
         ];
     }
 }

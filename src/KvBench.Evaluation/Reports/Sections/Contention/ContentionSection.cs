@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 
+using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -29,6 +30,23 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
 
     /// <summary>The ui while the cli imports, per row, when the run measured it.</summary>
     public IReadOnlyList<ImportContentionResult>? Results { get; set; }
+
+    /// <summary>
+    /// The ui while the cli imports on each of <paramref name="rows"/> that keeps files, as <c>kvbench contend</c> runs
+    /// it: the section's two tables and its findings, and each row's error, wrong read or lost record as a problem.
+    /// </summary>
+    public static async Task<RanAlone<IReadOnlyList<ImportContentionResult>>> RunAloneAsync(
+        KvBenchCli cli, IEnumerable<string> rows, ImportContentionSettings settings, string workDirectory, Durability durability,
+        Action<string>? log = null)
+    {
+        IReadOnlyList<ImportContentionResult> results =
+            await new ImportContention(cli).RunAsync(rows, settings, workDirectory, durability, log).ConfigureAwait(false);
+        return RanAlone<IReadOnlyList<ImportContentionResult>>.Of(
+            [ContentionTables.Contention(results), ContentionTables.ContentionLatencies(results)],
+            results,
+            results.Select(result => result.Failure),
+            ContentionTables.ContentionFindings(results));
+    }
 
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
@@ -61,8 +79,8 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
         StringBuilder output = markdown.Output;
         output.AppendLine("## The UI while the CLI imports").AppendLine();
         WriteMethod(output, results[0]);
-        WorkloadTables.Contention(results).WriteTo(output);
-        foreach (string finding in WorkloadTables.ContentionFindings(results))
+        ContentionTables.Contention(results).WriteTo(output);
+        foreach (string finding in ContentionTables.ContentionFindings(results))
         {
             output.AppendLine(finding).AppendLine();
         }
@@ -73,7 +91,7 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
                 "batch; its workload is then reads only. Where one process at a time may open the store (Exclusive), " +
                 "the cli's open beside the ui is refused, and the cell names the typed error it got.").AppendLine();
         output.AppendLine("### The ui's latencies, alone and during the import").AppendLine();
-        WorkloadTables.ContentionLatencies(results).WriteTo(output);
+        ContentionTables.ContentionLatencies(results).WriteTo(output);
     }
 
     /// <summary>What the two processes do and how lag, errors and losses are counted: one paragraph, written a sentence at a time.</summary>

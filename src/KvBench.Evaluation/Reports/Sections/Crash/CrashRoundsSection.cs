@@ -24,6 +24,18 @@ public sealed class CrashRoundsSection : AdrSection
     /// <summary>Crash rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
     public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
 
+    /// <summary>
+    /// <paramref name="rounds"/> writer kills on <paramref name="store"/> at <paramref name="durability"/>, as
+    /// <c>kvbench crash</c> runs them: the section's table, and whether a round lost or tore an acknowledged record or a
+    /// reopen failed.
+    /// </summary>
+    public static async Task<KillRoundsAlone> RunAloneAsync(
+        KvBenchCli cli, string store, Durability durability, string directory, int rounds, int killMoments)
+    {
+        CrashRoundsResult result = await CrashRounds.RunAsync(cli, store, durability, directory, rounds, killMoments).ConfigureAwait(false);
+        return new KillRoundsAlone(CrashTable.ToMarkdown([result]), result, WritesLost: !result.Held);
+    }
+
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
     {

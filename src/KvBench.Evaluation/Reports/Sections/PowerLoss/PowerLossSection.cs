@@ -55,6 +55,30 @@ public sealed class PowerLossSection : AdrSection
     /// <summary>Why the rounds could not run here, or <see langword="null"/>.</summary>
     public string? Unavailable { get; private set; }
 
+    /// <summary>Why the power cannot be cut here, in one line, or <see langword="null"/> when it can.</summary>
+    public static string? UnavailableHere() => PowerCutMount.Unavailable();
+
+    /// <summary>The embedded rows available here whose power can be cut: those that keep files.</summary>
+    public static IReadOnlyList<string> Rows() => [.. PowerLossRounds.Tiers().Select(tier => tier.Store).Distinct()];
+
+    /// <summary>
+    /// <paramref name="rounds"/> power cuts under <paramref name="store"/> at <paramref name="durability"/>, as
+    /// <c>kvbench crash --kill Power</c> runs them (for a server row, under the data directory of a server KvBench starts
+    /// for them): the section's table, and whether the rounds broke the tier's promise.
+    /// </summary>
+    public static async Task<KillRoundsAlone> RunAloneAsync(
+        KvBenchCli cli, string store, Durability durability, string directory, int rounds, int cutMoments)
+    {
+        bool tornCuts = PowerLossRounds.TornCutsFromEnvironment();
+        CrashRoundsResult result = await (StoreCatalog.Row(store) is ServerRow
+            ? PowerLossRounds.RunOnServerAsync(cli, store, durability, directory, rounds, cutMoments, tornCuts)
+            : PowerLossRounds.RunAsync(cli, store, durability, directory, rounds, cutMoments, tornCuts: tornCuts)).ConfigureAwait(false);
+
+        // Buffered promises only that a killed process loses nothing: losses under a power cut are what it is measured for.
+        bool held = result.Held || (durability == Durability.Buffered && result.ReopenFailures.Count == 0);
+        return new KillRoundsAlone(CrashTable.ToMarkdown([result]), result, WritesLost: !held);
+    }
+
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
     {

@@ -34,6 +34,20 @@ public sealed class ServerKillRoundsSection : AdrSection
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>).</summary>
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
+    /// <summary>
+    /// <paramref name="rounds"/> server kills on <paramref name="store"/> at <paramref name="durability"/>, as
+    /// <c>kvbench crash --kill Server</c> runs them on a server KvBench starts for them and stops after (its data
+    /// deleted), also when they fail: the section's table, and whether the rounds lost more than the server's setting
+    /// allows.
+    /// </summary>
+    public static async Task<KillRoundsAlone> RunAloneAsync(
+        KvBenchCli cli, string store, Durability durability, string directory, int rounds, int killMoments)
+    {
+        await using PrivateServer server = await PrivateServer.StartAsync(store, durability).ConfigureAwait(false);
+        CrashRoundsResult result = await CrashRounds.RunOnServerAsync(cli, server, directory, rounds, killMoments).ConfigureAwait(false);
+        return new KillRoundsAlone(ServerKillTable.ToMarkdown([result]), result, ServerKillVerdict.Broken(result));
+    }
+
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)
     {
@@ -85,7 +99,7 @@ public sealed class ServerKillRoundsSection : AdrSection
 
         markdown.Within(AdrSections.ServerChecksChapter);
         markdown.Output.AppendLine("### A server killed").AppendLine();
-        markdown.Output.Append(CrashTable.ServerKillsToMarkdown(Results));
+        markdown.Output.Append(ServerKillTable.ToMarkdown(Results));
         markdown.Output.AppendLine(
             "Each round starts a writer process that puts records one at a time through the row's client and " +
                 "acknowledges each once `Put` returned, then kills the server's whole process tree with SIGKILL at a " +

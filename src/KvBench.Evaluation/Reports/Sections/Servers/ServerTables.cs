@@ -23,8 +23,8 @@ public static class ServerTables
                 roundTrip.Endpoint,
                 roundTrip.Request,
                 roundTrip.Count.ToString("N0", s_numbers),
-                WorkloadTables.Latency(roundTrip.MedianNanoseconds),
-                WorkloadTables.Latency(roundTrip.P99Nanoseconds));
+                WorkloadCells.Latency(roundTrip.MedianNanoseconds),
+                WorkloadCells.Latency(roundTrip.P99Nanoseconds));
         }
 
         return table;

@@ -121,7 +121,7 @@ public static class BusyTrap
         ArgumentNullException.ThrowIfNull(settings);
         return InDirectory(Path.Combine(workDirectory, $"naive-pool-{connections}"), directory =>
         {
-            VersionedRecords records = LoadRecords(SqliteRow.WalName, directory, settings);
+            VersionedRecords records = LoadRecords(SqliteNaiveConnectionPool.Row, directory, settings);
             (BusyTrapResult Result, bool[] Acknowledged) run;
             using (var pool = new SqliteNaiveConnectionPool(directory, connections))
             {
@@ -133,7 +133,7 @@ public static class BusyTrap
                     pool.ReadModifyWriteAsync);
             }
 
-            using IKeyValueStore store = StoreCatalog.Open(SqliteRow.WalName, new StoreOptions { Directory = directory });
+            using IKeyValueStore store = StoreCatalog.Open(SqliteNaiveConnectionPool.Row, new StoreOptions { Directory = directory });
             return WithLosses(run, records, store);
         });
     }
@@ -148,7 +148,7 @@ public static class BusyTrap
         return InDirectory(Path.Combine(workDirectory, $"mysqlconnector-pool-{connections}"), directory =>
         {
             var options = new ServerStoreOptions { Directory = directory, Endpoint = endpoint };
-            VersionedRecords records = LoadRecords(MariaDbRow.RowName, options, settings);
+            VersionedRecords records = LoadRecords(MySqlConnectorPool.Row, options, settings);
             (BusyTrapResult Result, bool[] Acknowledged) run;
             using (var pool = new MySqlConnectorPool(endpoint, directory, connections))
             {
@@ -160,7 +160,7 @@ public static class BusyTrap
                     pool.ReadModifyWriteAsync);
             }
 
-            using IKeyValueStore store = StoreCatalog.Open(MariaDbRow.RowName, options);
+            using IKeyValueStore store = StoreCatalog.Open(MySqlConnectorPool.Row, options);
             return WithLosses(run, records, store);
         });
     }

@@ -1,4 +1,7 @@
+using System.Text;
 
+using KvBench.Evaluation.Workload;
+using KvBench.Stores;
 
 namespace KvBench.Evaluation.Reports.Sections.Sqlite;
 
@@ -20,6 +23,51 @@ public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<Sql
 
     /// <summary>SQLite's strategies, busy trap, upserts and pragmas, when the run measured them.</summary>
     public SqliteResults? Results { get; set; }
+
+    /// <summary>
+    /// Every suite with <paramref name="settings"/>, as <c>kvbench sqlite all</c> runs them: the section's tables, each
+    /// naming the command that measures it alone, under the line that names <paramref name="producedBy"/>.
+    /// </summary>
+    public static RanAlone<SqliteResults> RunAlone(SqliteSuiteSettings settings, string producedBy, string workDirectory, Action<string>? log = null)
+    {
+        SqliteResults results = SqliteSuites.All(settings, workDirectory, log);
+        var output = new StringBuilder();
+        SqliteTables.WriteSection(output, results, producedBy);
+        return new RanAlone<SqliteResults>(output.ToString(), results, results.Problems());
+    }
+
+    /// <summary>
+    /// One sweep alone, as <c>kvbench sqlite strategies|upsert|pragmas</c> runs it on <paramref name="row"/>: the thread
+    /// table of its runs.
+    /// </summary>
+    /// <param name="suite">strategies, upsert or pragmas.</param>
+    /// <param name="row">The row of <see cref="SqliteSuiteSettings.Row"/>.</param>
+    /// <param name="settings">The sweep's records, thread counts and run lengths.</param>
+    /// <param name="workDirectory">Where the stores go.</param>
+    /// <param name="log">Where progress goes.</param>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> RunSweepAlone(
+        string suite, string row, SuiteSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        IReadOnlyList<WorkloadResult> results = suite switch
+        {
+            "strategies" => SqliteSuites.Strategies(row, settings, workDirectory, log),
+            "upsert" => SqliteSuites.Variants(row, SqliteSuites.UpsertForms, settings, workDirectory, log),
+            "pragmas" => SqliteSuites.Variants(row, SqliteSuites.PragmaSettings, settings, workDirectory, log),
+            _ => throw new ArgumentException($"No SQLite sweep is named '{suite}'; they are strategies, upsert and pragmas.", nameof(suite)),
+        };
+        return RanAlone<IReadOnlyList<WorkloadResult>>.Of([ThreadTables.Threads(results)], results, results.Select(run => run.Failure));
+    }
+
+    /// <summary>
+    /// The busy trap alone, as <c>kvbench sqlite busy</c> runs it on <paramref name="row"/> and its strategy rows: its
+    /// table, and a row that let an error through or lost a write as a problem.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<BusyTrapResult>> RunBusyTrapAlone(
+        string row, BusyTrapSettings settings, string workDirectory, Action<string>? log = null)
+    {
+        IReadOnlyList<BusyTrapResult> results = BusyTrap.Run(StoreCatalog.WithStrategies(row), settings, workDirectory, log);
+        return RanAlone<IReadOnlyList<BusyTrapResult>>.Of([SqliteTables.BusyTrap(results)], results, BusyTrap.Problems(results));
+    }
 
     /// <inheritdoc/>
     public override Task MeasureAsync(AdrContext context)

@@ -12,6 +12,12 @@ public sealed record SqliteSuiteSettings
 {
     private static readonly IReadOnlyList<WorkloadSpec> s_readsAndWrites = [.. new SuiteSettings().SweepMixes.Where(mix => mix.Mix != OperationMix.HalfReads)];
 
+    /// <summary>
+    /// The row the suites measure: the strategy tables set it before its strategy rows (<see cref="StoreCatalog.WithStrategies"/>),
+    /// the busy trap drives it and them, and the upsert forms and pragmas open it. Default: Sqlite_WAL.
+    /// </summary>
+    public string Row { get; init; } = SqliteRow.WalName;
+
     /// <summary>The strategy × threads sweep: every mix of the thread sweep on every strategy row.</summary>
     public SuiteSettings Strategies { get; init; } = new() { SweepThreads = [1, 2, 4, 8] };
 
@@ -93,9 +99,6 @@ public sealed record SqliteResults(
 /// </summary>
 public static class SqliteSuites
 {
-    /// <summary><c>Sqlite_WAL</c> and every strategy row: the lines of the strategy tables.</summary>
-    public static IReadOnlyList<string> StrategyRows { get; } = [SqliteRow.WalName, .. StoreCatalog.AvailableStrategyNames];
-
     /// <summary>
     /// <c>Sqlite_WAL</c> as it ships: the first line of both the upsert and the pragma table, measured once when both
     /// tables are (<see cref="All"/>).
@@ -128,28 +131,29 @@ public static class SqliteSuites
     public static SqliteResults All(SqliteSuiteSettings settings, string workDirectory, Action<string>? log = null, IProgress<LoadStatus>? loads = null)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        IReadOnlyList<WorkloadResult> tuning = Variants(UpsertForms.Union(PragmaSettings), settings.Tuning, Path.Combine(workDirectory, "tuning"), log, loads);
+        IReadOnlyList<WorkloadResult> tuning = Variants(
+            settings.Row, UpsertForms.Union(PragmaSettings), settings.Tuning, Path.Combine(workDirectory, "tuning"), log, loads);
         return new SqliteResults(
-            Strategies(settings.Strategies, Path.Combine(workDirectory, "strategies"), log, loads),
-            BusyTrap.Run(StrategyRows, settings.BusyTrap, Path.Combine(workDirectory, "busy"), log),
+            Strategies(settings.Row, settings.Strategies, Path.Combine(workDirectory, "strategies"), log, loads),
+            BusyTrap.Run(StoreCatalog.WithStrategies(settings.Row), settings.BusyTrap, Path.Combine(workDirectory, "busy"), log),
             [.. tuning.Where(run => UpsertForms.Any(form => form.Label == run.Store))],
             [.. tuning.Where(run => PragmaSettings.Any(setting => setting.Label == run.Store))],
             settings);
     }
 
-    /// <summary>The thread sweep of <paramref name="settings"/> on every strategy row.</summary>
+    /// <summary>The thread sweep of <paramref name="settings"/> on <paramref name="row"/> and every strategy row of it.</summary>
     public static IReadOnlyList<WorkloadResult> Strategies(
-        SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        string row, SuiteSettings settings, string workDirectory, Action<string>? log = null,
         IProgress<LoadStatus>? loads = null) =>
-        WorkloadSuites.Threads(StrategyRows, settings, workDirectory, log, loads);
+        WorkloadSuites.Threads(StoreCatalog.WithStrategies(row), settings, workDirectory, log, loads);
 
-    /// <summary>The thread sweep of <paramref name="settings"/> on <c>Sqlite_WAL</c> opened as each variant, each result named by its variant.</summary>
+    /// <summary>The thread sweep of <paramref name="settings"/> on <paramref name="row"/> opened as each variant, each result named by its variant.</summary>
     public static IReadOnlyList<WorkloadResult> Variants(
-        IEnumerable<SqliteVariant> variants, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        string row, IEnumerable<SqliteVariant> variants, SuiteSettings settings, string workDirectory, Action<string>? log = null,
         IProgress<LoadStatus>? loads = null) =>
     [
         .. variants.SelectMany(variant =>
-            WorkloadSuites.Threads([SqliteRow.WalName], settings, workDirectory, log, loads, variant.Options)
+            WorkloadSuites.Threads([row], settings, workDirectory, log, loads, variant.Options)
                 .Select(result => result with { Store = variant.Label })),
     ];
 

@@ -34,8 +34,8 @@ public static class SqliteTables
                 $"workload runner, {settings.Strategies.Warmup.TotalSeconds:0.##} s of warm-up and " +
                 $"{settings.Strategies.Duration.TotalSeconds:0.##} s measured per run. `" +
                 $"{SqliteSuites.Command("strategies", settings)}`").AppendLine();
-        WorkloadTables.Threads(results.Strategies).WriteTo(output);
-        WorkloadTables.WriteThreadCosts(output, results.Strategies);
+        ThreadTables.Threads(results.Strategies).WriteTo(output);
+        ThreadTables.WriteThreadCosts(output, results.Strategies);
 
         output.AppendLine("### The SQLITE_BUSY trap").AppendLine();
         output.AppendLine(
@@ -53,7 +53,7 @@ public static class SqliteTables
             $"`Sqlite_WAL` with each upsert statement, {settings.Tuning.Records:N0} records" +
                 $"{(settings.Tuning.Records < 1_000_000 ? " (the 10^6 form: `kvbench sqlite upsert`, whose default is 1,000,000 records)" : string.Empty)}" +
                 $". `{SqliteSuites.Command("upsert", settings)}`").AppendLine();
-        WorkloadTables.Threads(results.Upserts).WriteTo(output);
+        ThreadTables.Threads(results.Upserts).WriteTo(output);
 
         output.AppendLine("### cache_size and mmap_size").AppendLine();
         output.AppendLine(
@@ -61,7 +61,7 @@ public static class SqliteTables
             $"`Sqlite_WAL` with each setting, {settings.Tuning.Records:N0} records" +
                 $"{(settings.Tuning.Records < 1_000_000 ? " (the 10^6 form: `kvbench sqlite pragmas`, whose default is 1,000,000 records)" : string.Empty)}" +
                 $". `{SqliteSuites.Command("pragmas", settings)}`").AppendLine();
-        WorkloadTables.Threads(results.Pragmas).WriteTo(output);
+        ThreadTables.Threads(results.Pragmas).WriteTo(output);
     }
 
     /// <summary>One line per target: errors that reached the caller, lost writes, and how long the slowest write waited.</summary>
@@ -81,8 +81,8 @@ public static class SqliteTables
                 result.OtherErrors.ToString("N0", s_numbers),
                 result.LostWrites.ToString("N0", s_numbers),
                 result.LostAcknowledgedWrites.ToString("N0", s_numbers),
-                WorkloadTables.Latency(result.SlowestWriteMilliseconds * 1e6),
-                WorkloadTables.Latency(result.P99WriteMilliseconds * 1e6),
+                WorkloadCells.Latency(result.SlowestWriteMilliseconds * 1e6),
+                WorkloadCells.Latency(result.P99WriteMilliseconds * 1e6),
                 result.WritesPerSecond.ToString("N0", s_numbers));
         }
 

@@ -32,7 +32,7 @@ public sealed class SurvivalSection : AdrSection
         markdown.Within(AdrSections.DurabilityChapter);
         markdown.Output.AppendLine("### What each row survives").AppendLine();
         PowerLossSection? power = markdown.Sections.OfType<PowerLossSection>().FirstOrDefault(section => section.Results is not null);
-        CrashTable.Survival([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);
+        SurvivalTable.ToMarkdown([.. crash?.Results ?? [], .. servers?.WriterKills ?? []], servers?.Results ?? [], power?.Results).WriteTo(markdown.Output);
         if (power is not null)
         {
             markdown.Output.AppendLine(

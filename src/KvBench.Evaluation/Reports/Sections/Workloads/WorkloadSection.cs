@@ -30,6 +30,59 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
     {
     }
 
+    /// <summary>
+    /// One workload on <paramref name="store"/>, loaded already, as <c>kvbench run</c> runs it: its line of the YCSB
+    /// table, and a wrong read or an error as a problem.
+    /// </summary>
+    public static RanAlone<WorkloadResult> RunWorkloadAlone(IKeyValueStore store, WorkloadSpec workload, RunSettings settings)
+    {
+        WorkloadResult result = WorkloadRunner.Run(store, workload, settings);
+        return RanAlone<WorkloadResult>.Of([WorkloadTables.Ycsb([result])], result, [result.Failure]);
+    }
+
+    /// <summary>
+    /// <paramref name="workloads"/> on each of <paramref name="rows"/>, as <c>kvbench ycsb</c> runs them: the YCSB table,
+    /// and each run's wrong read or error as a problem.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> RunYcsbAlone(
+        IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory,
+        Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    {
+        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Ycsb(rows, workloads, settings, workDirectory, log, loads, options);
+        return RanAlone<IReadOnlyList<WorkloadResult>>.Of([WorkloadTables.Ycsb(results)], results, results.Select(result => result.Failure));
+    }
+
+    /// <summary>
+    /// The thread sweep on each of <paramref name="rows"/>, as <c>kvbench sweep threads</c> runs it: the rate and cost
+    /// tables with the sentences that explain them, and each run's wrong read or error as a problem.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> RunThreadSweepAlone(
+        IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    {
+        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Threads(rows, settings, workDirectory, log, loads, options);
+        return RanAlone<IReadOnlyList<WorkloadResult>>.Of(
+            [ThreadTables.Threads(results), ThreadTables.ThreadCosts(results)],
+            results,
+            results.Select(result => result.Failure),
+            [.. ThreadTables.FasterThanCores(results), .. ThreadTables.LoneSqliteReader(results)]);
+    }
+
+    /// <summary>
+    /// The scale sweep on each of <paramref name="rows"/>, as <c>kvbench sweep scale</c> runs it: the scale table, and a
+    /// wrong read or an error of any of its runs as a problem.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<ScalePoint>> RunScaleSweepAlone(
+        IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
+        IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
+    {
+        IReadOnlyList<ScalePoint> points = WorkloadSuites.Scale(rows, settings, workDirectory, log, loads, options);
+        return RanAlone<IReadOnlyList<ScalePoint>>.Of(
+            [WorkloadTables.Scale(points)],
+            points,
+            points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]).Select(result => result.Failure));
+    }
+
     /// <inheritdoc/>
     public override string Name => "workloads";
 
@@ -120,12 +173,12 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
             output.AppendLine(
                 "Operations per second of all threads, uniform keys; reads are Gets, writes overwrite existing keys " +
                     "with new versions.").AppendLine();
-            WorkloadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
+            ThreadTables.Threads(ThreadSweep, Scope.Durability).WriteTo(output);
             markdown.Charts(
                 Placed(AdrCharts.Threads(ThreadSweep)),
                 "Operations per second against threads (Mermaid: one chart per row and mix, on its own linear scale; " +
                     "PNG: one line per row, log scale, so the in-memory rows do not flatten the rest).");
-            WorkloadTables.WriteThreadCosts(output, ThreadSweep);
+            ThreadTables.WriteThreadCosts(output, ThreadSweep);
         }
 
         if (Scale is { Count: > 0 })

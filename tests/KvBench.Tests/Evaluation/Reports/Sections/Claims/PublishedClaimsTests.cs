@@ -110,28 +110,29 @@ public sealed class PublishedClaimsTests(ITestOutputHelper output)
     private static PublishedClaimResults Synthetic(Func<Durability, double> mariaDbSpeedUp, double replaceSpeedUp = 0.5)
     {
         var settings = new PublishedClaimSettings();
+        PublishedClaims.Contenders contenders = PublishedClaims.ContendersOf(settings);
         var cells = new List<WriteCell>();
         TimeSpan sqlite = TimeSpan.FromMilliseconds(10);
         foreach (Durability tier in settings.Tiers)
         {
             TimeSpan mariaDb = sqlite / mariaDbSpeedUp(tier);
-            cells.Add(new(PublishedClaims.Sqlite.Row, PublishedClaims.Sqlite.Statement, tier, true, 10, WriteMode.Synchronous, 1, [sqlite]));
-            cells.Add(new(PublishedClaims.MariaDb.Row, PublishedClaims.MariaDb.Statement, tier, true, 10, WriteMode.Synchronous, 1, [mariaDb]));
+            cells.Add(new(contenders.Sqlite.Row, contenders.Sqlite.Statement, tier, true, 10, WriteMode.Synchronous, 1, [sqlite]));
+            cells.Add(new(contenders.MariaDb.Row, contenders.MariaDb.Statement, tier, true, 10, WriteMode.Synchronous, 1, [mariaDb]));
             foreach (int volume in settings.Volumes)
             {
                 foreach (WriteMode mode in new[] { WriteMode.Synchronous, WriteMode.Pool })
                 {
-                    cells.Add(new(PublishedClaims.Sqlite.Row, PublishedClaims.Sqlite.Statement, tier, false, volume, mode, 1, [sqlite * volume]));
-                    cells.Add(new(PublishedClaims.MariaDb.Row, PublishedClaims.MariaDb.Statement, tier, false, volume, mode, 1, [mariaDb * volume]));
+                    cells.Add(new(contenders.Sqlite.Row, contenders.Sqlite.Statement, tier, false, volume, mode, 1, [sqlite * volume]));
+                    cells.Add(new(contenders.MariaDb.Row, contenders.MariaDb.Statement, tier, false, volume, mode, 1, [mariaDb * volume]));
                 }
 
                 cells.Add(
                     new(
-                        PublishedClaims.SqliteReplace.Row, PublishedClaims.SqliteReplace.Statement, tier, false, volume,
+                        contenders.SqliteReplace.Row, contenders.SqliteReplace.Statement, tier, false, volume,
                         WriteMode.Synchronous, 1, [sqlite * volume]));
                 cells.Add(
                     new(
-                        PublishedClaims.MariaDbReplace.Row, PublishedClaims.MariaDbReplace.Statement, tier, false,
+                        contenders.MariaDbReplace.Row, contenders.MariaDbReplace.Statement, tier, false,
                         volume, WriteMode.Synchronous, 1, [mariaDb * volume / replaceSpeedUp]));
             }
         }

@@ -2,6 +2,7 @@ using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
+using KvBench.Evaluation.Reports.Sections.Survival;
 
 
 namespace KvBench.Tests.Evaluation.Reports.Sections.PowerLoss;
@@ -12,7 +13,7 @@ public sealed class PowerLossTableTests
     [Fact]
     public void Power_cuts_get_their_own_columns_and_a_Buffered_loss_says_which_kill_broke_it()
     {
-        string[] lines = Lines(CrashTable.Survival(
+        string[] lines = Lines(SurvivalTable.ToMarkdown(
             [
                 new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, []),
                 new CrashRoundsResult("LMDB", Durability.Synced, 10, 500, 0, 0, []),
@@ -34,7 +35,7 @@ public sealed class PowerLossTableTests
     [Fact]
     public void A_server_row_s_power_cuts_stand_beside_its_server_kills()
     {
-        string[] lines = Lines(CrashTable.Survival(
+        string[] lines = Lines(SurvivalTable.ToMarkdown(
             [new CrashRoundsResult("Redis", Durability.Synced, 10, 1_000, 0, 0, [])],
             [new CrashRoundsResult("Redis", Durability.Synced, 10, 900, 0, 0, []) { Killed = CrashKill.Server }],
             [new CrashRoundsResult("Redis", Durability.Synced, 20, 800, 0, 0, []) { Killed = CrashKill.Power }]));
@@ -58,7 +59,7 @@ public sealed class PowerLossTableTests
     [Fact]
     public void Without_power_loss_rounds_the_table_has_no_power_columns()
     {
-        string[] lines = Lines(CrashTable.Survival([new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, [])], []));
+        string[] lines = Lines(SurvivalTable.ToMarkdown([new CrashRoundsResult("LMDB", Durability.Buffered, 10, 1_000, 0, 0, [])], []));
 
         Assert.DoesNotContain("Power cut", lines[0], StringComparison.Ordinal);
     }
