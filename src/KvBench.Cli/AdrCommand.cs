@@ -3,6 +3,7 @@ using System.CommandLine;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.PowerLoss;
 
 namespace KvBench.Cli;
 
@@ -82,7 +83,8 @@ internal static class AdrCommand
             ? null
             : $"--sections: no section is named '{name}'; the sections are {string.Join(", ", AdrSections.Names)}.";
 
-    /// <summary>"KVBENCH_CRASH_ROUNDS=N " when the variable is set, else nothing.</summary>
-    private static string RoundsVariableSet() =>
-        Environment.GetEnvironmentVariable(CrashRounds.RoundsVariable) is { Length: > 0 } rounds ? $"{CrashRounds.RoundsVariable}={rounds} " : string.Empty;
+    /// <summary>"KVBENCH_CRASH_ROUNDS=N KVBENCH_POWER_ROUNDS=M " for those of the two that are set, so the file's command repeats the run.</summary>
+    private static string RoundsVariableSet() => string.Concat(
+        new[] { CrashRounds.RoundsVariable, PowerLossRounds.RoundsVariable }
+            .Select(variable => Environment.GetEnvironmentVariable(variable) is { Length: > 0 } rounds ? $"{variable}={rounds} " : string.Empty));
 }

@@ -6,7 +6,8 @@ using KvBench.Stores.Servers;
 namespace KvBench.Stores;
 
 /// <summary>
-/// Makes the names of a store's files and of its directory durable once it is open at <see cref="Durability.Synced"/>.
+/// Makes the names of a store's files and of its directory durable once it is open at <see cref="Durability.Synced"/>,
+/// or at any tier for a row that flushes every write whatever the tier (<see cref="StoreCapabilities.SyncsEveryWrite"/>).
 /// A file's fsync keeps its data, not its name: that is its directory's to keep. LMDB and LiteDB flush every commit
 /// into files they create at open (data.mdb, kv.db) but never flush the directory they created them in, and KvBench
 /// creates the store's directory itself; without this, a power cut after the first acknowledged write may leave no file
@@ -17,10 +18,15 @@ internal static partial class StoreDirectorySync
     /// <summary>O_RDONLY | O_DIRECTORY on Linux.</summary>
     private const int ReadOnlyDirectory = 0x10000;
 
-    /// <summary>Flushes <paramref name="options"/>' directory and its parent when an embedded row was opened to write at Synced.</summary>
+    /// <summary>
+    /// Flushes <paramref name="options"/>' directory and its parent when an embedded row was opened to write at Synced,
+    /// or syncs every write.
+    /// </summary>
     public static void AfterOpen(StoreRow row, StoreOptions options)
     {
-        if (row is ServerRow || options.Durability != Durability.Synced || options.Access != StoreAccess.ReadWrite || !OperatingSystem.IsLinux())
+        // A row that flushes every write whatever the tier promises Synced at Buffered too, so its names must survive as well.
+        bool synced = options.Durability == Durability.Synced || row.Declared.SyncsEveryWrite;
+        if (row is ServerRow || !synced || options.Access != StoreAccess.ReadWrite || !OperatingSystem.IsLinux())
         {
             return;
         }

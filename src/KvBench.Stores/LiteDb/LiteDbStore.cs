@@ -75,7 +75,7 @@ internal sealed class LiteDbStore : StoreAdapter
         {
             _database = new LiteDatabase(LiteDbRow.ConnectionString(StoreDirectory, connection, readOnly: !readWrite));
             _collection = _database.GetCollection(CollectionName);
-            if (readWrite && options.Durability == Durability.Synced)
+            if (readWrite && (options.Durability == Durability.Synced || row.Declared.SyncsEveryWrite))
             {
                 // A shared connection creates the data file at its first operation and LiteDB never flushes the directory
                 // after: created here, the open's directory flush (StoreDirectorySync) makes its name survive a power cut.
