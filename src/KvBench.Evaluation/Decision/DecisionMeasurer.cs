@@ -417,7 +417,12 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
     private async Task PowerLossAsync(string name, OptionEvidence evidence, IReadOnlyList<CrashRoundsResult>? powerCuts)
     {
         Durability durability = profile.Workload.Durability;
-        if (powerCuts?.FirstOrDefault(run => run.Store == name && run.Durability == durability && run.Rounds >= settings.PowerLossRounds) is { } done)
+
+        // The section's rounds acknowledge after Flush where a row needs one, the decision's after Put: the two agree
+        // only for a row whose writes survive without a Flush.
+        bool sameAcknowledgement = StoreCatalog.DeclaredCapabilities(name).WritesSurviveKillBeforeFlush;
+        if (sameAcknowledgement
+            && powerCuts?.FirstOrDefault(run => run.Store == name && run.Durability == durability && run.Rounds >= settings.PowerLossRounds) is { } done)
         {
             evidence.PowerLoss = done;
             evidence.Reused["power-loss rounds"] = "the power-loss rounds of this run";
