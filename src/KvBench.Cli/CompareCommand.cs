@@ -12,7 +12,7 @@ internal static class CompareCommand
 
     public static Command Create()
     {
-        var baseFile = new Argument<FileInfo>("base") { Description = "The results file to compare against (--json of run, ycsb or sweep)." };
+        var baseFile = new Argument<FileInfo>("base") { Description = "The results file to compare against (an adr run's, or --json of run, ycsb or sweep)." };
         var newFile = new Argument<FileInfo>("new") { Description = "The results file to judge." };
         Option<double> threshold = new Option<double>("--threshold")
         {
@@ -32,7 +32,7 @@ internal static class CompareCommand
             RunComparison comparison;
             try
             {
-                comparison = RunComparison.Compare(ResultCells.Read(before.FullName), ResultCells.Read(after.FullName), parseResult.GetValue(threshold));
+                comparison = RunComparison.Compare(ResultCells.ReadRun(before.FullName), ResultCells.ReadRun(after.FullName), parseResult.GetValue(threshold));
             }
             catch (ResultsFileException e)
             {

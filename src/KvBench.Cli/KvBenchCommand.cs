@@ -32,6 +32,7 @@ public static class KvBenchCommand
             WorkloadCommands.Ycsb(),
             WorkloadCommands.Sweep(),
             CompareCommand.Create(),
+            RenderCommand.Create(),
             ContendCommand.Create(),
             SqliteCommands.Create(),
             WorkerCommand.Create(),

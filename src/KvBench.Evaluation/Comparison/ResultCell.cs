@@ -28,3 +28,11 @@ public sealed record ResultCell(string Run, string Metric, string Unit, Better B
     /// <summary>What identifies the cell across runs.</summary>
     public string Key => $"{Run} / {Metric}";
 }
+
+/// <summary>What <c>kvbench compare</c> reads of one results file.</summary>
+/// <param name="Cells">Every cell the file holds.</param>
+/// <param name="Facts">
+/// What the file says of the run that could explain a change, by name ("KvBench", "Machine: Cpu", "Engine of LMDB"):
+/// empty for a file of <c>run</c>, <c>ycsb</c> or <c>sweep</c>, which records none.
+/// </param>
+public sealed record ComparedRun(IReadOnlyList<ResultCell> Cells, IReadOnlyDictionary<string, string> Facts);

@@ -14,7 +14,15 @@ public static class ResultCells
 
     /// <summary>Reads the cells of the results file at <paramref name="path"/>.</summary>
     /// <exception cref="ResultsFileException">The file cannot be read, is not JSON, or holds no workload run.</exception>
-    public static IReadOnlyList<ResultCell> Read(string path)
+    public static IReadOnlyList<ResultCell> Read(string path) => ReadRun(path).Cells;
+
+    /// <summary>
+    /// Reads the cells of the results file at <paramref name="path"/>, and, when it is a run's results file
+    /// (<see cref="Reports.Results.RunResults"/>), what it says of the run: KvBench's version, the machine and each row's
+    /// engine.
+    /// </summary>
+    /// <exception cref="ResultsFileException">The file cannot be read, is not JSON, or holds no workload run.</exception>
+    public static ComparedRun ReadRun(string path)
     {
         ArgumentNullException.ThrowIfNull(path);
         JsonDocument document;
@@ -30,15 +38,48 @@ public static class ResultCells
         using (document)
         {
             var cells = new List<ResultCell>();
+            var seen = new Dictionary<string, int>();
             foreach (JsonElement run in Runs(document.RootElement))
             {
-                cells.AddRange(Cells(run));
+                string name = RunName(run);
+                // A run of the same row, workload and threads again (the server section's tiers) is told apart by its
+                // place, which is the same in every run of one command.
+                int occurrence = seen[name] = seen.GetValueOrDefault(name) + 1;
+                cells.AddRange(Cells(occurrence == 1 ? name : string.Create(s_numbers, $"{name} #{occurrence}"), run));
             }
 
             return cells.Count > 0
-                ? cells
-                : throw new ResultsFileException(path, "holds no workload run; give a file that run, ycsb or sweep wrote with --json");
+                ? new ComparedRun(cells, Facts(document.RootElement))
+                : throw new ResultsFileException(path, "holds no workload run; give a results file, or a file that run, ycsb or sweep wrote with --json");
         }
+    }
+
+    /// <summary>KvBench's version, the machine and the engines of a run's results file; none for another file.</summary>
+    private static Dictionary<string, string> Facts(JsonElement root)
+    {
+        var facts = new Dictionary<string, string>();
+        if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("Schema", out JsonElement schema) || schema.ValueKind != JsonValueKind.String)
+        {
+            return facts;
+        }
+
+        if (root.TryGetProperty("KvBench", out JsonElement version))
+        {
+            facts["KvBench"] = version.ToString();
+        }
+
+        foreach ((string group, string prefix) in (ReadOnlySpan<(string, string)>)[("Machine", "Machine: "), ("Engines", "Engine of ")])
+        {
+            if (root.TryGetProperty(group, out JsonElement members) && members.ValueKind == JsonValueKind.Object)
+            {
+                foreach (JsonProperty member in members.EnumerateObject())
+                {
+                    facts[prefix + member.Name] = member.Value.ToString();
+                }
+            }
+        }
+
+        return facts;
     }
 
     /// <summary>Every object shaped as a workload run, wherever it sits in the document.</summary>
@@ -72,14 +113,18 @@ public static class ResultCells
         }
     }
 
-    private static IEnumerable<ResultCell> Cells(JsonElement run)
+    private static string RunName(JsonElement run)
     {
         JsonElement workload = run.GetProperty("Workload");
-        string name = string.Create(
+        return string.Create(
             s_numbers,
             $"{run.GetProperty("Store").GetString()} / {workload.GetProperty("Name").GetString()} / " +
                 $"{workload.GetProperty("RecordCount").GetInt64():N0} records / " +
                 $"{run.GetProperty("Settings").GetProperty("Threads").GetInt32()} threads");
+    }
+
+    private static IEnumerable<ResultCell> Cells(string name, JsonElement run)
+    {
         double[] rates = Timeline(run, "OperationsPerSecond");
         double[] p99s = [.. Timeline(run, "P99").Select(nanoseconds => nanoseconds / 1_000)];
         if (rates.Length == 0)

@@ -46,8 +46,11 @@ public sealed class RunComparison
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
 
-    private RunComparison(IReadOnlyList<CellChange> changes, IReadOnlyList<ResultCell> onlyInBase, IReadOnlyList<ResultCell> onlyInNew, double threshold)
+    private RunComparison(
+        IReadOnlyList<CellChange> changes, IReadOnlyList<ResultCell> onlyInBase, IReadOnlyList<ResultCell> onlyInNew, double threshold,
+        IReadOnlyList<(string Fact, string? Base, string? New)> differences)
     {
+        Differences = differences;
         Changes = changes;
         OnlyInBase = onlyInBase;
         OnlyInNew = onlyInNew;
@@ -66,8 +69,30 @@ public sealed class RunComparison
     /// <summary>The share a median must move by to be a change: 0.05 for 5%.</summary>
     public double Threshold { get; }
 
+    /// <summary>
+    /// What the two results files say differently of their runs (KvBench's version, the machine, an engine), each with
+    /// the base's and the new value, <see langword="null"/> where a file does not say: what may explain a change.
+    /// </summary>
+    public IReadOnlyList<(string Fact, string? Base, string? New)> Differences { get; }
+
     /// <summary>Whether any cell is slower.</summary>
     public bool Regressed => Changes.Any(change => change.Verdict == ChangeVerdict.Slower);
+
+    /// <summary>
+    /// Compares the cells of <paramref name="baseRun"/> with those of <paramref name="newRun"/> under
+    /// <paramref name="threshold"/>, and lists what the two files say differently of their runs.
+    /// </summary>
+    public static RunComparison Compare(ComparedRun baseRun, ComparedRun newRun, double threshold)
+    {
+        ArgumentNullException.ThrowIfNull(baseRun);
+        ArgumentNullException.ThrowIfNull(newRun);
+        RunComparison cells = Compare(baseRun.Cells, newRun.Cells, threshold);
+        List<(string, string?, string?)> differences = [.. baseRun.Facts.Keys
+            .Union(newRun.Facts.Keys)
+            .Select(fact => (fact, baseRun.Facts.GetValueOrDefault(fact), newRun.Facts.GetValueOrDefault(fact)))
+            .Where(fact => fact.Item2 != fact.Item3)];
+        return new RunComparison(cells.Changes, cells.OnlyInBase, cells.OnlyInNew, threshold, differences);
+    }
 
     /// <summary>Compares <paramref name="baseCells"/> with <paramref name="newCells"/> under <paramref name="threshold"/> (a share above 0).</summary>
     public static RunComparison Compare(IReadOnlyList<ResultCell> baseCells, IReadOnlyList<ResultCell> newCells, double threshold)
@@ -84,7 +109,8 @@ public sealed class RunComparison
             changes,
             [.. baseCells.Where(cell => !news.ContainsKey(cell.Key))],
             [.. newCells.Where(cell => !bases.Contains(cell.Key))],
-            threshold);
+            threshold,
+            []);
     }
 
     /// <summary>The verdict on one cell: see <see cref="ChangeVerdict"/>.</summary>
@@ -138,6 +164,16 @@ public sealed class RunComparison
         table.WriteTo(output);
         OnlyIn(output, baseName, OnlyInBase);
         OnlyIn(output, newName, OnlyInNew);
+        if (Differences.Count > 0)
+        {
+            output.AppendLine("The runs differ in:").AppendLine();
+            foreach ((string fact, string? before, string? after) in Differences)
+            {
+                output.AppendLine(s_numbers, $"- {fact}: {before ?? "not given"} in {baseName}, {after ?? "not given"} in {newName}");
+            }
+
+            output.AppendLine();
+        }
 
         return output.ToString();
     }

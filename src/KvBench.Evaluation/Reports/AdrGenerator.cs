@@ -1,6 +1,7 @@
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Capabilities;
 using KvBench.Evaluation.Reports.Sections.Contention;
@@ -54,6 +55,7 @@ public static class AdrGenerator
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
             ChartImages charts = await report.WriteAsync(file).ConfigureAwait(false);
             await output.WriteLineAsync($"Wrote {file}").ConfigureAwait(false);
+            await output.WriteLineAsync($"Results: {RunResults.PathFor(file)}").ConfigureAwait(false);
             await output.WriteLineAsync(
                 charts.Problem
                     ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);

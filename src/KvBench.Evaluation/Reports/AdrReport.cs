@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Evaluation.Reports;
@@ -38,13 +39,24 @@ public sealed class AdrReport
     public IReadOnlyList<Chart> Charts() => Render(images: null).ChartsPlaced;
 
     /// <summary>
-    /// Writes the file to <paramref name="markdownFile"/> and its PNG charts, with their data files and gnuplot scripts,
-    /// into the folder beside it (<see cref="ChartFiles.FolderFor"/>), which the file links relatively. What
-    /// <c>kvbench adr</c> and the evaluation run both call.
+    /// Writes the file to <paramref name="markdownFile"/>, the run's results file beside it
+    /// (<see cref="RunResults.PathFor"/>), and its PNG charts, with their data files and gnuplot scripts, into the folder
+    /// beside it (<see cref="ChartFiles.FolderFor"/>), which the file links relatively. What <c>kvbench adr</c>, the
+    /// evaluation run and <c>kvbench render</c> call.
     /// </summary>
+    /// <param name="markdownFile">The markdown file.</param>
+    /// <param name="gnuplot">The gnuplot to draw the PNGs with; default: the one on the path.</param>
+    /// <param name="results">
+    /// Whether to write the results file: not when the report was drawn from one, which stays as it is.
+    /// </param>
     /// <returns>What was drawn; its <see cref="ChartImages.Problem"/> says in one line why a PNG is missing.</returns>
-    public async Task<ChartImages> WriteAsync(string markdownFile, string? gnuplot = null)
+    public async Task<ChartImages> WriteAsync(string markdownFile, string? gnuplot = null, bool results = true)
     {
+        if (results)
+        {
+            await RunResults.Of(this).WriteAsync(RunResults.PathFor(markdownFile)).ConfigureAwait(false);
+        }
+
         string folder = ChartFiles.FolderFor(markdownFile);
         ChartImages images = await ChartFiles.WriteAsync(Charts(), folder, Machine.Summary(GeneratedAt), gnuplot).ConfigureAwait(false);
         await File.WriteAllTextAsync(markdownFile, ToMarkdown(images)).ConfigureAwait(false);

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace KvBench.Evaluation.Reports;
 
 /// <summary>
@@ -6,7 +8,9 @@ namespace KvBench.Evaluation.Reports;
 /// </summary>
 public sealed class BenchmarkReport
 {
-    private BenchmarkReport(string path, string[] headers, List<string[]> rows, DateTime writtenUtc)
+    /// <summary>What <see cref="Parse"/> read, or a results file holds (<see cref="Results.RunResults"/>).</summary>
+    [JsonConstructor]
+    private BenchmarkReport(string path, IReadOnlyList<string> headers, IReadOnlyList<string[]> rows, DateTime writtenUtc)
     {
         Path = path;
         Headers = headers;

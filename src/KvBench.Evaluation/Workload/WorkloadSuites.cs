@@ -56,9 +56,20 @@ public sealed record SuiteSettings
     /// <summary>Whether each run keeps its interval histograms for an interval log (<see cref="RunSettings.KeepIntervalHistograms"/>).</summary>
     public bool KeepIntervalHistograms { get; init; }
 
+    /// <summary>
+    /// The interval of each run's timeline (<see cref="RunSettings.TimelineInterval"/>). Default: 1 s, as a single run's.
+    /// </summary>
+    public TimeSpan TimelineInterval { get; init; } = TimeSpan.FromSeconds(1);
+
     /// <summary>A run's settings: these lengths, at <paramref name="threads"/> threads.</summary>
-    public RunSettings Run(int threads) =>
-        new() { Threads = threads, Warmup = Warmup, Duration = Duration, KeepIntervalHistograms = KeepIntervalHistograms };
+    public RunSettings Run(int threads) => new()
+    {
+        Threads = threads,
+        Warmup = Warmup,
+        Duration = Duration,
+        TimelineInterval = TimelineInterval,
+        KeepIntervalHistograms = KeepIntervalHistograms,
+    };
 
     /// <summary>
     /// The default evaluation's: 0.2 s of warm-up and 0.5 s measured per run, 12 runs per row (6 of the sweep at 1 and 4
@@ -68,7 +79,8 @@ public sealed record SuiteSettings
     /// records is mostly FileSystem creating a file per record, which the 15-minute evaluation cannot afford either:
     /// <c>--full</c> and <c>kvbench sweep threads</c> run every thread count, and <c>--full</c> and
     /// <c>kvbench sweep scale</c> go to a million records. A screen, not a verdict; <c>kvbench ycsb</c> and
-    /// <c>kvbench sweep</c> run 5 s each.
+    /// <c>kvbench sweep</c> run 5 s each. Each run's timeline has five intervals of 100 ms, so that
+    /// <c>kvbench compare</c> has a spread to judge a cell of two evaluations by, where one interval would give none.
     /// </summary>
     public static SuiteSettings Evaluation { get; } = new()
     {
@@ -77,6 +89,7 @@ public sealed record SuiteSettings
         SweepThreads = [1, 4],
         Warmup = TimeSpan.FromMilliseconds(200),
         Duration = TimeSpan.FromMilliseconds(500),
+        TimelineInterval = TimeSpan.FromMilliseconds(100),
     };
 
     /// <summary>A few hundred milliseconds a run on a few thousand records: for tests.</summary>

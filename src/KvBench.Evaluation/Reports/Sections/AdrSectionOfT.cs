@@ -1,3 +1,5 @@
+using KvBench.Evaluation.Reports.Results;
+
 namespace KvBench.Evaluation.Reports.Sections;
 
 /// <summary>A section that runs with settings of its own, fixed when it is made.</summary>
@@ -6,5 +8,6 @@ namespace KvBench.Evaluation.Reports.Sections;
 public abstract class AdrSection<TSettings>(TSettings settings) : AdrSection
 {
     /// <summary>How the section measures.</summary>
-    public TSettings Settings { get; } = settings;
+    [InResultsFile]
+    public TSettings Settings { get; private set; } = settings;
 }

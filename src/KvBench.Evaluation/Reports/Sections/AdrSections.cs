@@ -55,6 +55,15 @@ public static class AdrSections
         new PublishedClaimsSection(preset),
     ];
 
+    /// <summary>
+    /// A fresh instance of the section named <paramref name="name"/>, default or server, with its default settings: what a
+    /// results file's section is read back into, its saved settings replacing these.
+    /// </summary>
+    /// <exception cref="ArgumentException">No section has that name.</exception>
+    public static AdrSection Named(string name) =>
+        Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).FirstOrDefault(section => section.Name == name)
+            ?? throw new ArgumentException($"No section is named '{name}'; the sections are {string.Join(", ", Names)}.", nameof(name));
+
     /// <summary>The names <c>kvbench adr --sections</c> takes, in the file's order: the default sections, then the server sections.</summary>
     public static IReadOnlyList<string> Names { get; } = [
         .. Create(AdrPreset.Default).Concat(CreateServers(AdrPreset.Default)).Select(section => section.Name)];

@@ -48,6 +48,40 @@ public sealed class RunComparisonTests
         Assert.Contains($"Only in new.json: {onlyNew.Key}.", markdown, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void What_two_results_files_say_differently_of_their_runs_is_listed_with_both_values()
+    {
+        ResultCell shared = Cell(Better.Higher, 100, 95, 105);
+        var before = new ComparedRun([shared], new Dictionary<string, string> { ["KvBench"] = "0.1.0+a", ["Engine of LMDB"] = "LightningDB 0.23.1" });
+        var after = new ComparedRun([shared], new Dictionary<string, string> { ["KvBench"] = "0.1.0+b", ["Machine: Cpu"] = "Other CPU" });
+
+        RunComparison comparison = RunComparison.Compare(before, after, 0.05);
+
+        Assert.Equal(
+            [("KvBench", "0.1.0+a", "0.1.0+b"), ("Engine of LMDB", "LightningDB 0.23.1", null), ("Machine: Cpu", null, "Other CPU")],
+            comparison.Differences);
+        string markdown = comparison.ToMarkdown("base.json", "new.json");
+        Assert.Contains("- KvBench: 0.1.0+a in base.json, 0.1.0+b in new.json", markdown, StringComparison.Ordinal);
+        Assert.Contains("- Machine: Cpu: not given in base.json, Other CPU in new.json", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_run_held_twice_in_one_file_is_told_apart_by_its_place_and_neither_is_lost()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.Combine("two.json");
+        string run = """
+            { "Store": "Redis", "Workload": { "Name": "YCSB-A", "RecordCount": 10 }, "Settings": { "Threads": 4 },
+              "Operations": [ { "OperationsPerSecond": 5 } ] }
+            """;
+        File.WriteAllText(path, $$"""{ "Schema": "kvbench-results", "KvBench": "0.1.0", "Sections": [ {{run}}, {{run}} ] }""");
+
+        ComparedRun read = ResultCells.ReadRun(path);
+
+        Assert.Equal(["Redis / YCSB-A / 10 records / 4 threads", "Redis / YCSB-A / 10 records / 4 threads #2"], read.Cells.Select(cell => cell.Run));
+        Assert.Equal("0.1.0", read.Facts["KvBench"]);
+    }
+
     private static ResultCell Cell(Better better, double value, double low, double high) =>
         new("Memory / YCSB-A / 1,000 records / 1 threads", better == Better.Higher ? "throughput" : "p99", "x", better, value, low, high, Samples: 3);
 }

@@ -3,6 +3,7 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.Probes;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Stores;
 
 
@@ -28,12 +29,15 @@ public sealed class CapabilitiesSection(ProbeSettings settings) : AdrSection<Pro
     public override string Name => "capabilities";
 
     /// <summary>The measured rows, in table order.</summary>
+    [InResultsFile]
     public IReadOnlyList<StoreMeasurement> Measurements { get; set; } = [];
 
     /// <summary>Rows that could not be measured on this machine, with the reason.</summary>
+    [InResultsFile]
     public IReadOnlyList<KeyValuePair<string, string>> Unavailable { get; set; } = [];
 
     /// <summary>The package and native library versions of each row.</summary>
+    [InResultsFile]
     public IReadOnlyDictionary<string, string> Engines { get; set; } = new Dictionary<string, string>();
 
     /// <inheritdoc/>

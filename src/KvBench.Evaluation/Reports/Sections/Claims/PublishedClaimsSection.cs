@@ -1,6 +1,7 @@
 using System.Globalization;
 
 using KvBench.Core;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
@@ -26,9 +27,11 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     public override string Name => "claims";
 
     /// <summary>What was measured, when it was.</summary>
+    [InResultsFile]
     public PublishedClaimResults? Results { get; set; }
 
     /// <summary>Why nothing was measured, when the MariaDB row cannot be had here.</summary>
+    [InResultsFile]
     public string? NotMeasured { get; private set; }
 
     /// <summary>
@@ -87,6 +90,7 @@ public sealed class PublishedClaimsSection(PublishedClaimSettings settings) : Ad
     /// The SQLITE_BUSY trap's load through SQLite's naive pool, MySqlConnector's pool of as many connections, and the
     /// <c>Sqlite_WAL</c> and <c>MariaDB</c> rows, when it was measured.
     /// </summary>
+    [InResultsFile]
     public IReadOnlyList<BusyTrapResult>? BusyTrapResults { get; set; }
 
     /// <inheritdoc/>

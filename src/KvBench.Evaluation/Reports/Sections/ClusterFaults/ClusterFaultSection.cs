@@ -1,4 +1,5 @@
 using KvBench.Core;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -26,18 +27,23 @@ public sealed class ClusterFaultSection : AdrSection
     public override string Name => "clusterfaults";
 
     /// <summary>The load and timing of every fault.</summary>
-    public ClusterFaultSettings Settings { get; }
+    [InResultsFile]
+    public ClusterFaultSettings Settings { get; private set; }
 
     /// <summary>One result per row, fault and member, in that order; <see langword="null"/> before measuring.</summary>
+    [InResultsFile]
     public IReadOnlyList<ClusterFaultResult>? Results { get; set; }
 
     /// <summary>Single against batched writes and own against relaxed reads, one per row; <see langword="null"/> before measuring.</summary>
+    [InResultsFile]
     public IReadOnlyList<ClusterRequestsResult>? Requests { get; set; }
 
     /// <summary>Records each way in <see cref="Requests"/>: fewer for the quick preset.</summary>
-    public int RequestRecords { get; }
+    [InResultsFile]
+    public int RequestRecords { get; private set; }
 
     /// <summary>The server rows left out, each with why.</summary>
+    [InResultsFile]
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <summary>

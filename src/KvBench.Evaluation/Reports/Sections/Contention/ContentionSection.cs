@@ -3,6 +3,7 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -29,6 +30,7 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
     public override string Name => "contention";
 
     /// <summary>The ui while the cli imports, per row, when the run measured it.</summary>
+    [InResultsFile]
     public IReadOnlyList<ImportContentionResult>? Results { get; set; }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Stores;
 
 
@@ -19,9 +20,11 @@ public sealed class CrashRoundsSection : AdrSection
     public override string Name => "crash";
 
     /// <summary>Rounds per row and tier.</summary>
-    public int Rounds { get; }
+    [InResultsFile]
+    public int Rounds { get; private set; }
 
     /// <summary>Crash rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    [InResultsFile]
     public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
 
     /// <summary>

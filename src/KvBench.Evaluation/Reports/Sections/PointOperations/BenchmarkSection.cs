@@ -4,6 +4,7 @@ using System.Text.RegularExpressions;
 
 using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Results;
 
 
 namespace KvBench.Evaluation.Reports.Sections.PointOperations;
@@ -24,12 +25,15 @@ public sealed class BenchmarkSection : AdrSection
     public override string Name => "benchmarks";
 
     /// <summary>The point-operation benchmark report, when a run left one.</summary>
+    [InResultsFile]
     public BenchmarkReport? PointOperations { get; set; }
 
     /// <summary>The synced-writes benchmark report, when a run left one.</summary>
+    [InResultsFile]
     public BenchmarkReport? SyncedPuts { get; set; }
 
     /// <summary>The ratio tables (adapter / raw driver, naive / tuned) and goal checks of the latest point-operation run, as markdown.</summary>
+    [InResultsFile]
     public string? Ratios { get; set; }
 
     /// <inheritdoc/>

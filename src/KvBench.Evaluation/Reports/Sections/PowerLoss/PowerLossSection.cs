@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
@@ -41,18 +42,23 @@ public sealed class PowerLossSection : AdrSection
     public override bool RunsOnlyWhenNamed => true;
 
     /// <summary>Rounds per row and tier.</summary>
-    public int Rounds { get; }
+    [InResultsFile]
+    public int Rounds { get; private set; }
 
     /// <summary>Whether the one-process server rows run the rounds too.</summary>
-    public bool Servers { get; }
+    [InResultsFile]
+    public bool Servers { get; private set; }
 
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>); empty without <see cref="Servers"/>.</summary>
+    [InResultsFile]
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <summary>Power-loss rounds per row and tier; <see langword="null"/> when they could not run.</summary>
+    [InResultsFile]
     public IReadOnlyList<CrashRoundsResult>? Results { get; private set; }
 
     /// <summary>Why the rounds could not run here, or <see langword="null"/>.</summary>
+    [InResultsFile]
     public string? Unavailable { get; private set; }
 
     /// <summary>Why the power cannot be cut here, in one line, or <see langword="null"/> when it can.</summary>

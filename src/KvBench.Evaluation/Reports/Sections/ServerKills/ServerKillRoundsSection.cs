@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections.Survival;
 using KvBench.Stores.Servers;
 
@@ -23,15 +24,19 @@ public sealed class ServerKillRoundsSection : AdrSection
     public override string Name => "serverkills";
 
     /// <summary>Rounds per row and tier.</summary>
-    public int Rounds { get; }
+    [InResultsFile]
+    public int Rounds { get; private set; }
 
     /// <summary>Server kill rounds per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    [InResultsFile]
     public IReadOnlyList<CrashRoundsResult>? Results { get; set; }
 
     /// <summary>Writer kill rounds on the same servers, per row and tier; <see langword="null"/> when no second process could be started.</summary>
+    [InResultsFile]
     public IReadOnlyList<CrashRoundsResult>? WriterKills { get; set; }
 
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>).</summary>
+    [InResultsFile]
     public IReadOnlyList<string> LeftOut { get; private set; } = [];
 
     /// <summary>

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 
 using KvBench.Core;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
@@ -44,6 +45,7 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
     /// The workload suites over the server rows whose servers started and the embedded rows beside them, one per tier
     /// of <see cref="ServerSectionSettings.Tiers"/>, in order.
     /// </summary>
+    [InResultsFile]
     public IReadOnlyList<WorkloadSection> Workloads => field ??= [.. Settings.Tiers.Select(tier => new WorkloadSection(Settings.Suites, new WorkloadScope
     {
         // A row that does not offer the tier (Garnet has no Synced) is left out of that tier's tables.
@@ -53,18 +55,23 @@ public sealed class ServerSection(ServerSectionSettings settings) : AdrSection<S
     }))];
 
     /// <summary>Each server row that was not measured, and why, one line each: its server could not be had or did not start.</summary>
+    [InResultsFile]
     public IReadOnlyList<string> NotMeasured { get; set; } = [];
 
     /// <summary>The round trip of each server row measured, when the section ran.</summary>
+    [InResultsFile]
     public IReadOnlyList<ServerRoundTrip>? RoundTrips { get; set; }
 
     /// <summary>Each server row beside its server's own benchmark, when the section ran.</summary>
+    [InResultsFile]
     public IReadOnlyList<OwnBenchmarkComparison>? OwnBenchmarks { get; set; }
 
     /// <summary>Garnet over loopback against FASTER in-process at each tier both offer, when the section ran.</summary>
+    [InResultsFile]
     public IReadOnlyList<LineageComparison> Lineage { get; set; } = [];
 
     /// <summary>The own benchmarks of <see cref="OwnBenchmarks"/>' rows and how each ran, one sentence per tool.</summary>
+    [InResultsFile]
     public IReadOnlyList<(string Tool, string Method)> ToolMethods { get; set; } = [];
 
     /// <inheritdoc/>

@@ -1,5 +1,6 @@
 using System.Text;
 
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -22,6 +23,7 @@ public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<Sql
     public override string Name => "sqlite";
 
     /// <summary>SQLite's strategies, busy trap, upserts and pragmas, when the run measured them.</summary>
+    [InResultsFile]
     public SqliteResults? Results { get; set; }
 
     /// <summary>

@@ -3,6 +3,7 @@ using System.Text;
 
 using KvBench.Core;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Workload;
 
 
@@ -90,12 +91,15 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
     public WorkloadScope Scope { get; } = scope;
 
     /// <summary>YCSB A to F on every row, when the run measured them.</summary>
+    [InResultsFile]
     public IReadOnlyList<WorkloadResult>? Ycsb { get; set; }
 
     /// <summary>The thread sweep on every row, when the run measured it.</summary>
+    [InResultsFile]
     public IReadOnlyList<WorkloadResult>? ThreadSweep { get; set; }
 
     /// <summary>The scale sweep on every row, when the run measured it.</summary>
+    [InResultsFile]
     public IReadOnlyList<ScalePoint>? Scale { get; set; }
 
     private IEnumerable<WorkloadResult> ScaleRuns => (Scale ?? []).SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]);
