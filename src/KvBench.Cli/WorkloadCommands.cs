@@ -45,6 +45,13 @@ internal static class WorkloadCommands
         HelpName = "seconds",
     }.AtLeast(0);
 
+    internal static readonly Option<double> TimelineIntervalOption = new Option<double>("--interval")
+    {
+        Description = "Seconds per interval of each run's timeline (throughput and p99 over time).",
+        DefaultValueFactory = static _ => 1,
+        HelpName = "seconds",
+    }.Between(0.01, 3600);
+
     private static readonly Option<long> s_records = Records("Records loaded before the runs.", 100_000);
 
     internal static readonly Option<FileInfo?> JsonFileOption = new("--json")
@@ -102,7 +109,7 @@ internal static class WorkloadCommands
         var command = new Command("run", "Runs one workload on one store and prints throughput and latency per operation.")
         {
             workload, mix, distribution, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads,
-            DurationOption, WarmupOption, rate, load, JsonFileOption, ProfileArguments.Profile,
+            DurationOption, WarmupOption, TimelineIntervalOption, rate, load, JsonFileOption, ProfileArguments.Profile,
         };
         AddShapeCheck(command);
         StoreArguments.AddTo(command);
@@ -163,7 +170,7 @@ internal static class WorkloadCommands
         var command = new Command("ycsb", "Runs the YCSB workloads A to F on every chosen row, each loaded once in a fresh directory.")
         {
             s_stores, workloads, s_records, KeyBytesOption, KeyShapeOption, ValueBytesOption, s_threads,
-            StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            StoreArguments.Durability, DurationOption, WarmupOption, TimelineIntervalOption, JsonFileOption, WorkDirectoryOption,
             ProfileArguments.Profile,
         };
         AddShapeCheck(command);
@@ -209,7 +216,7 @@ internal static class WorkloadCommands
         var command = new Command("sweep", "Runs the thread sweep or the scale sweep on every chosen row.")
         {
             what, s_stores, s_records, threadCounts, recordCounts, KeyBytesOption, KeyShapeOption, ValueBytesOption,
-            StoreArguments.Durability, DurationOption, WarmupOption, JsonFileOption, WorkDirectoryOption,
+            StoreArguments.Durability, DurationOption, WarmupOption, TimelineIntervalOption, JsonFileOption, WorkDirectoryOption,
             ProfileArguments.Profile,
         };
         AddShapeCheck(command);
@@ -285,6 +292,7 @@ internal static class WorkloadCommands
         Threads = parseResult.GetValue(s_threads),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        TimelineInterval = TimeSpan.FromSeconds(parseResult.GetValue(TimelineIntervalOption)),
         KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 
@@ -300,6 +308,7 @@ internal static class WorkloadCommands
         ValueLength = ProfileArguments.Choose(parseResult, ValueBytesOption, profile, given => given.ValueBytes),
         Warmup = TimeSpan.FromSeconds(parseResult.GetValue(WarmupOption)),
         Duration = TimeSpan.FromSeconds(parseResult.GetValue(DurationOption)),
+        TimelineInterval = TimeSpan.FromSeconds(parseResult.GetValue(TimelineIntervalOption)),
         KeepIntervalHistograms = parseResult.GetValue(JsonFileOption) is not null,
     };
 

@@ -83,7 +83,7 @@ public static class ResultCells
     }
 
     /// <summary>Every object shaped as a workload run, wherever it sits in the document.</summary>
-    private static IEnumerable<JsonElement> Runs(JsonElement element)
+    internal static IEnumerable<JsonElement> Runs(JsonElement element)
     {
         if (element.ValueKind == JsonValueKind.Object)
         {

@@ -54,6 +54,43 @@ public static class AdrCharts
                 Y = new ChartAxis("Operations per second, all threads", "ops/s", AxisScale.Log),
             }))];
 
+    /// <summary>
+    /// The run over time: for each run, its operations per second and its p99 in each interval of its timeline, two
+    /// charts, so that a stall (a checkpoint, a compaction, a map growth, an election) shows as a dip in the one and a
+    /// peak in the other at the same time.
+    /// </summary>
+    public static IReadOnlyList<Chart> OverTime(IReadOnlyList<WorkloadResult> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        var charts = new List<Chart>();
+        foreach (WorkloadResult run in runs.Where(run => run.Timeline.Count > 0))
+        {
+            string name = $"{run.Store}, {run.Workload.Name}, {run.Settings.Threads} threads";
+            string id = $"over-time-{Slug(run.Store)}-{Slug(run.Workload.Name)}-x{run.Settings.Threads}";
+            TimeUnit unit = TimeUnit.For(run.Timeline.Max(point => point.P99));
+            Chart Over(string suffix, string title, ChartAxis y, Func<TimelinePoint, double?> value) => Chart.Pivot(
+                run.Timeline,
+                series: _ => run.Store,
+                category: point => Chart.Number(Math.Round(point.StartSeconds, 3)),
+                value,
+                position: point => point.StartSeconds,
+                new Chart
+                {
+                    Id = $"{id}-{suffix}",
+                    Title = $"{title} over the run, {name}",
+                    Tier = WorkloadTier([run]),
+                    Kind = ChartKind.Lines,
+                    X = new ChartAxis("Seconds into the measured window", "s"),
+                    Y = y,
+                });
+            charts.Add(Over("throughput", "Operations per second", new ChartAxis("Operations per second", "ops/s"), point => point.OperationsPerSecond));
+            // An interval in which nothing completed has no p99: a gap, not a 0 that would read as fast.
+            charts.Add(Over("p99", "p99 latency", new ChartAxis("p99", unit.Symbol), point => point.P99 > 0 ? unit.From(point.P99) : null));
+        }
+
+        return charts;
+    }
+
     /// <summary>p99 latency of each workload's operation for every row: one Mermaid chart per workload and operation.</summary>
     public static IReadOnlyList<Chart> YcsbP99(IReadOnlyList<WorkloadResult> results) =>
         PerOperation(

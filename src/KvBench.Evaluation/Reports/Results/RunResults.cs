@@ -94,6 +94,26 @@ public sealed record RunResults
         await JsonSerializer.SerializeAsync(file, this, ResultsJson.Options).ConfigureAwait(false);
     }
 
+    /// <summary>
+    /// Whether the file at <paramref name="path"/> says it is a results file (its <see cref="Schema"/>), whatever its
+    /// version; <see langword="false"/> for any other JSON, or a file that cannot be read or parsed.
+    /// </summary>
+    public static bool IsResultsFile(string path)
+    {
+        try
+        {
+            using JsonDocument document = JsonDocument.Parse(File.ReadAllBytes(path));
+            return document.RootElement.ValueKind == JsonValueKind.Object
+                && document.RootElement.TryGetProperty(nameof(Schema), out JsonElement schema)
+                && schema.ValueKind == JsonValueKind.String
+                && schema.GetString() == SchemaName;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>Reads the results file at <paramref name="path"/>.</summary>
     /// <exception cref="ResultsFileException">
     /// The file cannot be read, is not JSON, is not a KvBench results file, or has a layout version this build does not

@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text;
 
 using KvBench.Evaluation.Reports.Charts;
@@ -8,8 +7,6 @@ namespace KvBench.Evaluation.Reports.Sections;
 /// <summary>The ADR file as the sections write it: its text, the charts they placed in it, and what every section may cite.</summary>
 public sealed class AdrMarkdown
 {
-    private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
-
     private readonly ChartImages? _images;
     private readonly List<Chart> _charts = [];
 
@@ -67,38 +64,6 @@ public sealed class AdrMarkdown
     {
         ArgumentNullException.ThrowIfNull(charts);
         _charts.AddRange(charts);
-        Output.AppendLine(description).AppendLine();
-        if (_images is not null && charts.Any(chart => chart.Outputs.HasFlag(ChartOutputs.Image)))
-        {
-            string[] links = [.. charts.Where(chart => _images.Link(chart.Id) is not null).Select(chart => $"[{chart.Title}]({_images.Link(chart.Id)})")];
-            Output.AppendLine(links.Length > 0
-                ? $"PNG charts, with a legend, the tier and the machine in each title, their data files beside them: {string.Join(" · ", links)}"
-                : $"PNG charts: {_images.Problem ?? "none drawn"}").AppendLine();
-        }
-
-        string[] blocks = [.. charts.Where(chart => chart.Outputs.HasFlag(ChartOutputs.Markdown)).SelectMany(MermaidChart.Blocks)];
-        if (blocks.Length == 0)
-        {
-            return;
-        }
-
-        const int Unfolded = 6;
-        if (blocks.Length > Unfolded)
-        {
-            Output.AppendLine(
-                s_numbers,
-                $"<details><summary>{blocks.Length} Mermaid charts: one series each (Mermaid draws no legend), " +
-                    $"linear from 0</summary>").AppendLine();
-        }
-
-        foreach (string block in blocks)
-        {
-            Output.Append(block).AppendLine();
-        }
-
-        if (blocks.Length > Unfolded)
-        {
-            Output.AppendLine("</details>").AppendLine();
-        }
+        ChartBlocks.Write(Output, _images, charts, description);
     }
 }

@@ -92,7 +92,7 @@ public sealed class RunResultsTests
         Assert.Equal(ExitCodes.Usage, exitCode);
         Assert.Equal(string.Empty, output);
         Assert.Single(error.TrimEnd().Split('\n'));
-        Assert.Contains("is not a KvBench results file", error, StringComparison.Ordinal);
+        Assert.Contains("holds neither a run's results nor a workload run", error, StringComparison.Ordinal);
     }
 
     [Fact]
