@@ -44,9 +44,9 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
                     }
 
                     // Every process of the server: a cluster's members, and what each forked.
-                    IReadOnlyList<int> pids = row.ServerProcessIds(durability);
+                    IReadOnlyList<int> pids = row.Servers.Shared(durability)?.ProcessIds ?? [];
                     Assert.NotEmpty(pids);
-                    string data = Assert.IsType<string>(row.ServerDataDirectory(durability));
+                    string data = Assert.IsType<string>(row.Servers.Shared(durability)?.DataDirectory);
                     Assert.True(Directory.Exists(data));
                     servers.Add(($"{row.Name} {durability}", [.. pids.SelectMany(pid => (int[])[pid, .. ProcessTree.Descendants(pid)])], data));
                 }
@@ -61,7 +61,7 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
                     $"{server.Server}'s process {pid} (of {string.Join(", ", server.Pids)}) still runs."));
             Assert.False(Directory.Exists(server.DataDirectory), $"{server.Server}'s data directory is still there.");
         });
-        Assert.All(rows, row => Assert.Empty(Enum.GetValues<Durability>().SelectMany(row.ServerProcessIds)));
+        Assert.All(rows, row => Assert.Empty(Enum.GetValues<Durability>().SelectMany(durability => row.Servers.Shared(durability)?.ProcessIds ?? [])));
     }
 
     [Fact]
