@@ -47,7 +47,7 @@ public sealed class PowerLossSection : AdrSection
     public bool Servers { get; }
 
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>); empty without <see cref="Servers"/>.</summary>
-    public IReadOnlyList<string> LeftOut { get; private set; } = [];
+    public IReadOnlyList<ServerLeftOut> LeftOut { get; private set; } = [];
 
     /// <summary>Power-loss rounds per row and tier; <see langword="null"/> when they could not run.</summary>
     public IReadOnlyList<CrashRoundsResult>? Results { get; private set; }
@@ -188,9 +188,9 @@ public sealed class PowerLossSection : AdrSection
                 + "row's rounds.").AppendLine();
         }
 
-        foreach (string row in LeftOut)
+        foreach (ServerLeftOut left in LeftOut)
         {
-            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+            markdown.Output.AppendLine($"Not measured: {left.Row.Name}: {left.Reason}.").AppendLine();
         }
     }
 }
