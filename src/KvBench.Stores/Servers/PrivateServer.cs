@@ -100,7 +100,10 @@ public sealed class PrivateServer : IFaultableServer
         return new PrivateServer(durability, await row.Servers.StartPrivateAsync(durability, dataParent: null, cancellationToken).ConfigureAwait(false));
     }
 
-    /// <summary>Kills the server's whole process tree (a cluster's first member's) with SIGKILL; its data directory stays for <see cref="RestartAsync"/>.</summary>
+    /// <summary>
+    /// Kills the server's whole process tree (a cluster's first member's) with SIGKILL; its data directory stays for
+    /// <see cref="RestartAsync"/>.
+    /// </summary>
     /// <returns>The <see cref="System.Diagnostics.Stopwatch"/> timestamp taken just before the signal went out.</returns>
     /// <exception cref="InvalidOperationException">The server does not run.</exception>
     public Task<long> KillAsync() => _server.FaultAsync(0, MemberFault.Kill);

@@ -246,7 +246,8 @@ internal abstract class ServerProcesses(ServerRow row, DurabilityTiers tiers, in
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            throw new StoreUnavailableException(Row.Name, $"{(members == 1 ? "its server" : $"its {members} members")} at {endpoint} {NotReady} within {Row.ReadyTimeout.TotalSeconds:0} s");
+            string who = members == 1 ? "its server" : $"its {members} members";
+            throw new StoreUnavailableException(Row.Name, $"{who} at {endpoint} {NotReady} within {Row.ReadyTimeout.TotalSeconds:0} s");
         }
     }
 }
