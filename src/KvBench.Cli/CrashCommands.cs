@@ -70,7 +70,7 @@ internal static class CrashCommands
             {
                 result.AddError($"--kill Power leaves {row.Name} out: {notModelled}.");
             }
-            else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 } endpoint)
+            else if (row.UserEndpoint is { } endpoint)
             {
                 result.AddError(
                     $"--kill {killed} kills only a server KvBench starts itself; {row.EndpointVariable} points " +

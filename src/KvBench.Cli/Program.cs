@@ -1,3 +1,5 @@
 using KvBench.Cli;
+using KvBench.Stores;
 
+ChildProcesses.ExitIfParentGone();
 return KvBenchCommand.Invoke(args);

@@ -6,7 +6,8 @@ namespace KvBench.Stores;
 
 /// <summary>
 /// A server process a row needs: started, polled until <c>isReady</c> says it serves, and killed (with its children)
-/// when disposed, or when this process exits without disposing it.
+/// when disposed, or when this process exits without disposing it; killed by the kernel when this process is killed
+/// (<see cref="ChildProcesses"/>).
 /// </summary>
 public sealed class ProcessRowHost : RowHost
 {
@@ -113,7 +114,7 @@ public sealed class ProcessRowHost : RowHost
             process.ErrorDataReceived += (_, line) => Keep(line.Data);
             try
             {
-                process.Start();
+                ChildProcesses.Start(process);
             }
             catch (Exception error) when (error is System.ComponentModel.Win32Exception or InvalidOperationException)
             {

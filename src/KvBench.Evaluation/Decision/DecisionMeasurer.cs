@@ -432,8 +432,8 @@ public sealed class DecisionMeasurer(DecisionProfile profile, DecisionSettings s
         DurabilityTiers offered = StoreCatalog.DeclaredCapabilities(name).Durability;
         bool server = StoreCatalog.ServerNames.Contains(name);
         evidence.PowerLossFailure = cli is null ? "no kvbench CLI to start as the writer process"
-            : server && OneServerRows.Plan(powerCut: true).LeftOut.FirstOrDefault(left => left.StartsWith(name + ": ", StringComparison.Ordinal)) is { } left
-                ? left[(name.Length + 2)..]
+            : server && OneServerRows.Plan(powerCut: true).LeftOut.FirstOrDefault(left => left.Row.Name == name) is { } left
+                ? left.Reason
             : offered == DurabilityTiers.None ? "keeps nothing past its process"
             : !offered.Offers(durability) ? $"does not offer {durability} durability"
             : PowerCutMount.Unavailable();

@@ -2,11 +2,14 @@ using System.Diagnostics;
 using System.Text;
 using System.Threading.Channels;
 
+using KvBench.Stores;
+
 namespace KvBench.Evaluation.MultiProcess;
 
 /// <summary>
 /// A running CLI child process: its output lines as they come, its error output, a line-based input, and an exit that
-/// is waited for with a timeout, after which the whole process tree is killed. Disposing kills it if it still runs.
+/// is waited for with a timeout, after which the whole process tree is killed. Disposing kills it if it still runs, and
+/// it dies with this process however this one ends (<see cref="ChildProcesses"/>).
 /// </summary>
 public sealed class CliProcess : IAsyncDisposable
 {
@@ -38,7 +41,7 @@ public sealed class CliProcess : IAsyncDisposable
                 }
             }
         };
-        _process.Start();
+        ChildProcesses.Start(_process);
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
     }
@@ -75,6 +78,9 @@ public sealed class CliProcess : IAsyncDisposable
                     $"{timeout.TotalSeconds:0.#} s and was killed. Its error output: {process.StandardError}");
         return new CliRunResult(exitCode, string.Join('\n', await process.ReadAllOutputLinesAsync().ConfigureAwait(false)), process.StandardError);
     }
+
+    /// <summary>The process's id.</summary>
+    public int ProcessId => _process.Id;
 
     /// <summary>Standard output, line by line; completes when the process closes it.</summary>
     public ChannelReader<string> OutputLines => _outputLines.Reader;

@@ -4,6 +4,15 @@ using KvBench.Stores.Servers;
 
 namespace KvBench.Evaluation.MultiProcess;
 
+/// <summary>A server row a round that kills a server leaves out, and why, in a few words that follow "Not measured: ROW: ".</summary>
+public sealed record ServerLeftOut(ServerRow Row, string Reason);
+
+/// <summary>
+/// The rounds that kill a server (or cut the power under it): each server row and tier they run at, and each row they
+/// leave out.
+/// </summary>
+public sealed record OneServerPlan(IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<ServerLeftOut> LeftOut);
+
 /// <summary>The server rows whose one server process a round may kill (or cut the power under), and those it may not.</summary>
 public static class OneServerRows
 {
@@ -16,29 +25,15 @@ public static class OneServerRows
     /// Plan power-loss rounds: a row whose server a power cut on KvBench's FUSE file system would not test as it runs
     /// (<see cref="ServerRow.PowerCutNotModelled"/>) is left out too.
     /// </param>
-    public static (IReadOnlyList<(ServerRow Row, Durability Durability)> Planned, IReadOnlyList<string> LeftOut) Plan(bool powerCut = false)
+    public static OneServerPlan Plan(bool powerCut = false)
     {
         var planned = new List<(ServerRow Row, Durability Durability)>();
-        var leftOut = new List<string>();
+        var leftOut = new List<ServerLeftOut>();
         foreach (ServerRow row in StoreCatalog.ServerRows)
         {
-            if (row.UnavailableReason is { } reason)
+            if (WhyLeftOut(row, powerCut) is { } reason)
             {
-                leftOut.Add($"{row.Name}: {reason}");
-            }
-            else if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
-            {
-                leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not kill");
-            }
-            else if (!row.IsOneProcess)
-            {
-                leftOut.Add(
-                    $"{row.Name}: it runs a cluster ({row.Replication}), whose members a kill round would kill all " +
-                        $"at once; a member killed while the others serve is the cluster's fault test");
-            }
-            else if (powerCut && row.PowerCutNotModelled is { } notModelled)
-            {
-                leftOut.Add($"{row.Name}: {notModelled}");
+                leftOut.Add(new ServerLeftOut(row, reason));
             }
             else
             {
@@ -46,6 +41,15 @@ public static class OneServerRows
             }
         }
 
-        return (planned, leftOut);
+        return new OneServerPlan(planned, leftOut);
     }
+
+    private static string? WhyLeftOut(ServerRow row, bool powerCut) =>
+        row.UnavailableReason is { } reason ? reason
+        : row.UserEndpoint is not null ? $"{row.EndpointVariable} points it at a server of the user's own, which KvBench does not kill"
+        : !row.IsOneProcess
+            ? $"it runs a cluster ({row.Replication}), whose members a kill round would kill all at once; a member killed " +
+                "while the others serve is the cluster's fault test"
+        : powerCut ? row.PowerCutNotModelled
+        : null;
 }

@@ -14,7 +14,8 @@ namespace KvBench.Stores.Dqlite;
 /// </summary>
 /// <param name="row">The dqlite row.</param>
 /// <param name="tiers">The tiers it serves.</param>
-internal sealed class DqliteCluster(DqliteRow row, DurabilityTiers tiers) : ProcessCluster(row, tiers, Members)
+/// <param name="dataParent">The folder its data directory is made in; default (<see langword="null"/>): under the system temp folder.</param>
+internal sealed class DqliteCluster(DqliteRow row, DurabilityTiers tiers, string? dataParent = null) : ServerProcesses(row, tiers, Members, dataParent)
 {
     /// <summary>Three: the fewest nodes that keep a quorum with one of them lost.</summary>
     public const int Members = 3;

@@ -53,7 +53,7 @@ internal sealed class DqliteRow() : ServerRow(RowName, new StoreCapabilities
     /// <summary>dqlite syncs every log append whatever a client asks, so one cluster serves both tiers.</summary>
     internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.All];
 
-    internal override RunningServer CreateServer(DurabilityTiers tiers) => new DqliteCluster(this, tiers);
+    internal override ServerProcesses CreateServer(DurabilityTiers tiers, string? dataParent = null) => new DqliteCluster(this, tiers, dataParent);
 
     public override bool IsOneProcess => false;
 

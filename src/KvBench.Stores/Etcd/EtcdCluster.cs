@@ -21,7 +21,9 @@ namespace KvBench.Stores.Etcd;
 /// <param name="row">The etcd row.</param>
 /// <param name="tiers">The tiers it serves.</param>
 /// <param name="quotaBackendBytes">Each member's database quota; the row's is etcd's default, a test asks for less to fill it.</param>
-internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quotaBackendBytes = EtcdRow.QuotaBackendBytes) : ProcessCluster(row, tiers, Members)
+/// <param name="dataParent">The folder its data directory is made in; default (<see langword="null"/>): under the system temp folder.</param>
+internal sealed class EtcdCluster(EtcdRow row, DurabilityTiers tiers, long quotaBackendBytes = EtcdRow.QuotaBackendBytes, string? dataParent = null)
+    : ServerProcesses(row, tiers, Members, dataParent)
 {
     /// <summary>Three: the fewest members that keep a quorum with one of them lost.</summary>
     public const int Members = 3;

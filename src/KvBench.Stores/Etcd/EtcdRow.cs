@@ -61,7 +61,7 @@ internal sealed class EtcdRow() : ServerRow(RowName, new StoreCapabilities
     /// <summary>etcd syncs every commit whatever a client asks, so one cluster serves both tiers.</summary>
     internal override IReadOnlyList<DurabilityTiers> ServerTiers { get; } = [DurabilityTiers.All];
 
-    internal override RunningServer CreateServer(DurabilityTiers tiers) => new EtcdCluster(this, tiers);
+    internal override ServerProcesses CreateServer(DurabilityTiers tiers, string? dataParent = null) => new EtcdCluster(this, tiers, dataParent: dataParent);
 
     public override bool IsOneProcess => false;
 

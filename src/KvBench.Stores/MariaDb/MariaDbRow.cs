@@ -87,7 +87,13 @@ public sealed class MariaDbRow() : ServerRow(RowName, new StoreCapabilities
         $"--innodb-flush-log-at-trx-commit=" +
             $"{FlushLogAtCommitOf(tiers == DurabilityTiers.Synced ? Durability.Synced : Durability.Buffered).ToString(CultureInfo.InvariantCulture)}",
     ])
-    { WorkingDirectory = ServerDirectories.Root };
+    {
+        WorkingDirectory = ServerDirectories.Root,
+
+        // Started as its user rather than switching to it itself, which would drop the kernel's promise to kill it
+        // with KvBench (ChildProcesses).
+        UserName = Environment.UserName == "root" ? ServerUser : null,
+    };
 
     /// <summary>Where the server's databases are: mariadbd takes every folder of its data directory for a database.</summary>
     private static string DatabaseDirectory(string serverDirectory) => Path.Combine(serverDirectory, "data");

@@ -4,7 +4,7 @@ namespace KvBench.Stores.Servers;
 
 /// <summary>
 /// A server or cluster KvBench started for one caller alone, whose members a fault test kills or pauses one at a time
-/// and brings back: <see cref="PrivateCluster"/>'s members, or <see cref="PrivateServer"/>'s one server, which leads
+/// and brings back (<see cref="PrivateServer"/>): a cluster's members, or a server of one process, which leads
 /// itself. Stopped, every process gone and its data deleted, when disposed.
 /// </summary>
 public interface IFaultableServer : IAsyncDisposable

@@ -47,8 +47,9 @@ public static class PublishedServers
         try
         {
             Write([.. rows.SelectMany(row => Enum.GetValues<Durability>()
-                .Where(durability => row.ServerEndpoint(durability) is not null)
-                .Select(durability => new PublishedServer(row.Name, durability, row.ServerEndpoint(durability)!, row.ServerProcessId(durability)!.Value)))]);
+                .Select(durability => (Durability: durability, Server: row.Servers.Shared(durability)))
+                .Where(shared => shared.Server is { Endpoint: not null, ProcessIds.Count: > 0 })
+                .Select(shared => new PublishedServer(row.Name, shared.Durability, shared.Server!.Endpoint!, shared.Server.ProcessIds[0])))]);
         }
         catch
         {

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 
 using KvBench.Core;
 
@@ -15,8 +14,6 @@ namespace KvBench.Stores.Servers;
 /// </summary>
 public abstract class ServerRow : StoreRow
 {
-    private readonly SharedServer _server;
-
     private readonly string _clientPackage;
 
     private protected ServerRow(string name, StoreCapabilities declared, string clientPackage, string debianPackage, string endpointVariable)
@@ -33,7 +30,7 @@ public abstract class ServerRow : StoreRow
         _clientPackage = clientPackage;
         Install = install;
         EndpointVariable = endpointVariable;
-        _server = new SharedServer(this);
+        Servers = new RowServers(this);
     }
 
     /// <summary>
@@ -56,13 +53,19 @@ public abstract class ServerRow : StoreRow
     public string EndpointVariable { get; }
 
     /// <summary>
+    /// Whether the row's server runs and where: the servers this process runs for the row (shared by the suites that
+    /// use it at once, or one caller's alone), and the one lookup of the server its stores open on.
+    /// </summary>
+    internal RowServers Servers { get; }
+
+    /// <summary>
     /// The server this process runs for the row, started once however many suites ask for it at once, or nothing when
     /// <see cref="EndpointVariable"/> points at a server of the user's own.
     /// </summary>
-    public override RowHost CreateHost() => UserEndpoint is null ? _server.Lease() : RowHost.None;
+    public override RowHost CreateHost() => Servers.Lease();
 
     /// <summary>The server a user pointed the row at through <see cref="EndpointVariable"/>, or <see langword="null"/>.</summary>
-    internal string? UserEndpoint => Environment.GetEnvironmentVariable(EndpointVariable) is { Length: > 0 } endpoint ? endpoint : null;
+    public string? UserEndpoint => Servers.UserEndpoint;
 
     /// <summary>
     /// The durability settings of the servers KvBench runs for the row, one server each: a setting the server holds for
@@ -109,29 +112,15 @@ public abstract class ServerRow : StoreRow
     internal virtual TimeSpan ReadyTimeout => TimeSpan.FromSeconds(60);
 
     /// <summary>
-    /// The process id of the server KvBench runs for <paramref name="durability"/> now (a cluster's first member), or
-    /// <see langword="null"/>.
+    /// What KvBench runs for the row at <paramref name="tiers"/>, not yet started, its data directory to be made in
+    /// <paramref name="dataParent"/> (default: under the system temp folder). Default: one server process
+    /// (<see cref="InitializeData"/>, <see cref="ServerStartInfo"/>, <see cref="AnswersAsync"/>); a cluster row says
+    /// how its members start.
     /// </summary>
-    internal int? ServerProcessId(Durability durability) => _server.Running(durability)?.ProcessIds is [int first, ..] ? first : null;
-
-    /// <summary>The process ids of the server KvBench runs for <paramref name="durability"/> now (every member of a cluster), else empty.</summary>
-    internal IReadOnlyList<int> ServerProcessIds(Durability durability) => _server.Running(durability)?.ProcessIds ?? [];
-
-    /// <summary>The data directory of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
-    internal string? ServerDataDirectory(Durability durability) => _server.Running(durability)?.DataDirectory;
-
-    /// <summary>The endpoint of the server KvBench runs for <paramref name="durability"/> now, or <see langword="null"/>.</summary>
-    internal string? ServerEndpoint(Durability durability) => _server.Running(durability)?.Endpoint;
+    internal virtual ServerProcesses CreateServer(DurabilityTiers tiers, string? dataParent = null) => new OneServer(this, tiers, dataParent);
 
     /// <summary>
-    /// What KvBench runs for the row at <paramref name="tiers"/>, not yet started. Default: one server process
-    /// (<see cref="InitializeData"/>, <see cref="ServerStartInfo"/>, <see cref="AnswersAsync"/>); a cluster row runs
-    /// its members itself.
-    /// </summary>
-    internal virtual RunningServer CreateServer(DurabilityTiers tiers) => new ServerInstance(this, tiers);
-
-    /// <summary>
-    /// Whether the row's server is one process (<see cref="ServerInstance"/>), which a server kill round kills and starts
+    /// Whether the row's server is one process (<see cref="OneServer"/>), which a server kill round kills and starts
     /// again on its data directory; a cluster's members are killed by its own fault test instead.
     /// </summary>
     public virtual bool IsOneProcess => true;
@@ -189,36 +178,10 @@ public abstract class ServerRow : StoreRow
 
     /// <summary>
     /// Where the row's server for <paramref name="durability"/> is now: the user's (<see cref="EndpointVariable"/>), the one
-    /// this process runs (<see cref="CreateHost"/>), the one the process that started this one runs
-    /// (<see cref="HostedVariable"/>), or the one <c>kvbench servers up</c> runs; <see langword="null"/> when none is.
+    /// this process runs (<see cref="CreateHost"/>), the one the process that started this one runs, or the one
+    /// <c>kvbench servers up</c> runs; <see langword="null"/> when none is. <see cref="RowServers.EndpointFor"/> says how.
     /// </summary>
-    public string? EndpointFor(Durability durability) =>
-        UserEndpoint
-        ?? _server.Running(durability)?.Endpoint
-        ?? HostedEndpoint(durability)
-        ?? PublishedServers.Endpoint(Name, durability);
-
-    /// <summary>
-    /// The variable through which a process that runs the row's server for <paramref name="durability"/> (a lease of
-    /// <see cref="CreateHost"/>, for example BenchmarkDotNet's host process) tells the processes it starts where that
-    /// server listens; apart from <see cref="EndpointVariable"/>, which names a server of the user's own, so a server
-    /// KvBench started is never taken for one it must not kill.
-    /// </summary>
-    internal string HostedVariable(Durability durability) => $"{EndpointVariable}_HOSTED_{durability.ToString().ToUpperInvariant()}";
-
-    /// <summary><see cref="HostedVariable"/>'s value: the server's process id, a space, its endpoint.</summary>
-    internal static string HostedValue(int processId, string endpoint) => $"{processId.ToString(CultureInfo.InvariantCulture)} {endpoint}";
-
-    /// <summary>
-    /// The endpoint <see cref="HostedVariable"/> names, or <see langword="null"/> when it is unset or its server no
-    /// longer runs (a variable a process inherited from a host that stopped since).
-    /// </summary>
-    internal string? HostedEndpoint(Durability durability) =>
-        Environment.GetEnvironmentVariable(HostedVariable(durability))?.Split(' ', 2) is [string pid, string endpoint]
-        && int.TryParse(pid, NumberStyles.None, CultureInfo.InvariantCulture, out int processId)
-        && Signals.Exists(processId)
-            ? endpoint
-            : null;
+    public string? EndpointFor(Durability durability) => Servers.EndpointFor(durability);
 
     /// <summary>
     /// A connection to the server at <paramref name="endpoint"/> through the row's own client, for timing round trips

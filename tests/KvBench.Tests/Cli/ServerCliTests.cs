@@ -19,7 +19,7 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
     [MemberData(nameof(Rows.ServerTiers), MemberType = typeof(Rows))]
     public async Task Put_get_and_scan_reach_the_server_given_with_endpoint(string name, Durability durability)
     {
-        string endpoint = Assert.IsType<string>(((ServerRow)StoreCatalog.Row(name)).ServerEndpoint(durability));
+        string endpoint = Assert.IsType<string>(((ServerRow)StoreCatalog.Row(name)).Servers.Shared(durability)?.Endpoint);
         using var directory = new TempDirectory();
         string[] store = ["--store", name, "--dir", directory.Path, "--durability", durability.ToString(), "--endpoint", endpoint];
 
@@ -43,7 +43,7 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
 
         // A command line process runs no server of its own, and the one this test process runs is not the CLI's once the
         // variables through which this process tells its children about it are gone: so a user's shell finds none.
-        string[] withoutHostedServers = [.. Enum.GetValues<Durability>().SelectMany(durability => (string[])["-u", row.HostedVariable(durability)])];
+        string[] withoutHostedServers = [.. Enum.GetValues<Durability>().SelectMany(durability => (string[])["-u", row.Servers.HostedVariable(durability)])];
         CliRunResult get = await KvBenchCli.Locate().RunUnderAsync(
             "/usr/bin/env",
             withoutHostedServers,
@@ -60,7 +60,7 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
     public async Task A_process_started_while_this_one_runs_the_server_finds_it_without_an_endpoint(string name, Durability durability)
     {
         var row = (ServerRow)StoreCatalog.Row(name);
-        string endpoint = Assert.IsType<string>(row.ServerEndpoint(durability));
+        string endpoint = Assert.IsType<string>(row.Servers.Shared(durability)?.Endpoint);
         using var directory = new TempDirectory();
         string[] store = ["--store", name, "--dir", directory.Path, "--durability", durability.ToString()];
 
@@ -84,7 +84,7 @@ public sealed class ServerCliTests : IClassFixture<ServerHostsFixture>
         // A variable a process inherited from a host that stopped since: a process id no process has.
         string[] staleHostedServers = [
             .. Enum.GetValues<Durability>().Select(durability =>
-                $"{row.HostedVariable(durability)}={ServerRow.HostedValue(int.MaxValue, "127.0.0.1:1")}")];
+                $"{row.Servers.HostedVariable(durability)}={RowServers.HostedValue(int.MaxValue, "127.0.0.1:1")}")];
         CliRunResult get = await KvBenchCli.Locate().RunUnderAsync(
             "/usr/bin/env",
             staleHostedServers,

@@ -12,8 +12,9 @@ internal static class ResultsJson
     {
         // People read and diff the file; the cost of the whitespace does not matter beside a run's minutes.
         WriteIndented = true,
-        // Enum values by name: a reader needs no table of numbers, and a new value does not shift the old ones.
-        Converters = { new JsonStringEnumConverter() },
+        // Enum values by name: a reader needs no table of numbers, and a new value does not shift the old ones. A row
+        // by its name: the catalog holds its definition.
+        Converters = { new JsonStringEnumConverter(), new StoreRowNameConverter() },
         // A few results are value tuples, whose parts are fields.
         IncludeFields = true,
         // A rate over an empty window is NaN and a ratio to zero is infinite; both must survive the round trip.

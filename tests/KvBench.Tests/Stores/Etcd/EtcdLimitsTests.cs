@@ -30,7 +30,7 @@ public sealed class EtcdLimitsTests(ITestOutputHelper output) : IClassFixture<Et
     public void The_largest_key_with_the_largest_value_fits_one_request_and_etcd_refuses_one_past_its_request_limit()
     {
         var row = (ServerRow)StoreCatalog.Row(EtcdRow.RowName);
-        string endpoint = Assert.IsType<string>(row.ServerEndpoint(Durability.Synced));
+        string endpoint = Assert.IsType<string>(row.Servers.Shared(Durability.Synced)?.Endpoint);
         StoreCapabilities declared = row.Declared;
         using var directory = new TempDirectory();
         byte[] key = [.. Enumerable.Repeat((byte)'k', declared.MaxKeyBytes)];

@@ -44,9 +44,9 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
                     }
 
                     // Every process of the server: a cluster's members, and what each forked.
-                    IReadOnlyList<int> pids = row.ServerProcessIds(durability);
+                    IReadOnlyList<int> pids = row.Servers.Shared(durability)?.ProcessIds ?? [];
                     Assert.NotEmpty(pids);
-                    string data = Assert.IsType<string>(row.ServerDataDirectory(durability));
+                    string data = Assert.IsType<string>(row.Servers.Shared(durability)?.DataDirectory);
                     Assert.True(Directory.Exists(data));
                     servers.Add(($"{row.Name} {durability}", [.. pids.SelectMany(pid => (int[])[pid, .. ProcessTree.Descendants(pid)])], data));
                 }
@@ -61,7 +61,7 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
                     $"{server.Server}'s process {pid} (of {string.Join(", ", server.Pids)}) still runs."));
             Assert.False(Directory.Exists(server.DataDirectory), $"{server.Server}'s data directory is still there.");
         });
-        Assert.All(rows, row => Assert.Empty(Enum.GetValues<Durability>().SelectMany(row.ServerProcessIds)));
+        Assert.All(rows, row => Assert.Empty(Enum.GetValues<Durability>().SelectMany(durability => row.Servers.Shared(durability)?.ProcessIds ?? [])));
     }
 
     [Fact]
@@ -136,6 +136,46 @@ public sealed class ServerLifecycleTests(ITestOutputHelper output)
         }
 
         Assert.Equal(ExitCodes.Ok, await up.WaitForExitAsync(timeout));
+    }
+
+    [Fact]
+    public async Task Every_server_dies_with_a_servers_up_killed_with_SIGKILL()
+    {
+        if (!ChildProcesses.DieWithParent)
+        {
+            return;
+        }
+
+        TimeSpan timeout = TimeSpan.FromSeconds(180);
+        string[] names = [.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.UserEndpoint is null).Select(row => row.Name)];
+        string[] dataBefore = Directory.Exists(ServerDirectories.Root) ? Directory.GetFileSystemEntries(ServerDirectories.Root) : [];
+        List<int> servers = [];
+        await using (CliProcess up = KvBenchCli.Locate().Start(["servers", "up", "--stores", .. names]))
+        {
+            foreach (string[] server in await ServersListedAsync(up, timeout))
+            {
+                int pid = int.Parse(server[3], System.Globalization.CultureInfo.InvariantCulture);
+                servers.AddRange([pid, .. ProcessTree.Descendants(pid)]);
+            }
+
+            Assert.NotEmpty(servers);
+            Assert.True(Signals.Send(up.ProcessId, Signals.ForceKill));
+            int[] left = await ChildProcessesTests.RunningAfterAsync(servers, ChildProcessesTests.GoneTimeout);
+            Assert.True(left.Length == 0, $"The server processes {string.Join(", ", left)} still run after servers up was killed.");
+        }
+
+        // Nothing stopped the servers, so nothing deleted what they left: this collection runs alone, so it is theirs.
+        foreach (string left in Directory.GetFileSystemEntries(ServerDirectories.Root).Except(dataBefore))
+        {
+            if (Directory.Exists(left))
+            {
+                Directory.Delete(left, recursive: true);
+            }
+            else
+            {
+                File.Delete(left);
+            }
+        }
     }
 
     /// <summary>The server lines <c>servers up</c> prints (row, durability, endpoint, pid) before it says they are up.</summary>

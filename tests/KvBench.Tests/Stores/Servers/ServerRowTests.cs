@@ -20,7 +20,7 @@ public sealed class ServerRowTests : IClassFixture<ServerHostsFixture>
         {
             // Given as an explicit endpoint, KvBench's own server is what a user's own would be: its setting is read back.
             string endpoint = Assert.IsType<string>(
-                row.ServerEndpoint(serverTiers.HasFlag(DurabilityTiers.Buffered) ? Durability.Buffered : Durability.Synced));
+                row.Servers.Shared(serverTiers.HasFlag(DurabilityTiers.Buffered) ? Durability.Buffered : Durability.Synced)?.Endpoint);
             foreach (Durability durability in Enum.GetValues<Durability>())
             {
                 var options = new ServerStoreOptions { Directory = directory.Path, Durability = durability, Endpoint = endpoint };

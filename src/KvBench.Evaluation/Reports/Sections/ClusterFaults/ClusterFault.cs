@@ -12,8 +12,8 @@ namespace KvBench.Evaluation.Reports.Sections.ClusterFaults;
 
 /// <summary>
 /// A member of a cluster row faulted under load, as etcd's own robustness tests fault one, or a row's one server faulted
-/// under the same load to show what a replica changes: a cluster (<see cref="PrivateCluster"/>) or server
-/// (<see cref="PrivateServer"/>) of KvBench's own takes YCSB workload A's mix through the row's adapter at a fixed rate, open loop, so
+/// under the same load to show what a replica changes: a cluster or server (<see cref="PrivateServer"/>)
+/// of KvBench's own takes YCSB workload A's mix through the row's adapter at a fixed rate, open loop, so
 /// a stall shows as the latency of every operation that was due during it (each timed from when it was due, not from
 /// when the stalled one before it let it go); in its middle the leader or a follower is killed with SIGKILL (and started
 /// again on its data) or paused with SIGSTOP (and resumed). Every update writes the next version of its key, so
@@ -48,7 +48,7 @@ public static partial class ClusterFault
                 row.Name,
                 row.OpensAt(Durability.Synced) ? Durability.Synced : Durability.Buffered,
                 cancellationToken: cancellationToken).ConfigureAwait(false)
-            : await PrivateCluster.StartAsync(row.Name, cancellationToken).ConfigureAwait(false);
+            : await PrivateServer.StartClusterAsync(row.Name, cancellationToken).ConfigureAwait(false);
         string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-fault-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try

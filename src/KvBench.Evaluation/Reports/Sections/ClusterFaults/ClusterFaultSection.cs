@@ -81,7 +81,7 @@ public sealed class ClusterFaultSection : AdrSection
                 continue;
             }
 
-            if (Environment.GetEnvironmentVariable(row.EndpointVariable) is { Length: > 0 })
+            if (row.UserEndpoint is not null)
             {
                 leftOut.Add($"{row.Name}: {row.EndpointVariable} points it at a server of the user's own, which KvBench does not fault");
                 continue;

@@ -43,7 +43,7 @@ public static class ClusterRequests
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(records, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
-        await using PrivateCluster cluster = await PrivateCluster.StartAsync(rowName, cancellationToken).ConfigureAwait(false);
+        await using PrivateServer cluster = await PrivateServer.StartClusterAsync(rowName, cancellationToken).ConfigureAwait(false);
         string directory = Path.Combine(Path.GetTempPath(), "kvbench-cluster-requests-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try

@@ -51,7 +51,7 @@ public sealed class PowerLossSection : AdrSection
 
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>); empty without <see cref="Servers"/>.</summary>
     [InResultsFile]
-    public IReadOnlyList<string> LeftOut { get; private set; } = [];
+    public IReadOnlyList<ServerLeftOut> LeftOut { get; private set; } = [];
 
     /// <summary>Power-loss rounds per row and tier; <see langword="null"/> when they could not run.</summary>
     [InResultsFile]
@@ -194,9 +194,9 @@ public sealed class PowerLossSection : AdrSection
                 + "row's rounds.").AppendLine();
         }
 
-        foreach (string row in LeftOut)
+        foreach (ServerLeftOut left in LeftOut)
         {
-            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+            markdown.Output.AppendLine($"Not measured: {left.Row.Name}: {left.Reason}.").AppendLine();
         }
     }
 }

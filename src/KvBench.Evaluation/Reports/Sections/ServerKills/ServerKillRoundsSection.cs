@@ -37,7 +37,7 @@ public sealed class ServerKillRoundsSection : AdrSection
 
     /// <summary>The server rows left out, each with why (<see cref="OneServerRows.Plan"/>).</summary>
     [InResultsFile]
-    public IReadOnlyList<string> LeftOut { get; private set; } = [];
+    public IReadOnlyList<ServerLeftOut> LeftOut { get; private set; } = [];
 
     /// <summary>
     /// <paramref name="rounds"/> server kills on <paramref name="store"/> at <paramref name="durability"/>, as
@@ -63,7 +63,7 @@ public sealed class ServerKillRoundsSection : AdrSection
         }
 
         context.Log($"Server kill rounds: {Rounds} per server row and tier...");
-        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<string> leftOut) = OneServerRows.Plan();
+        (IReadOnlyList<(ServerRow Row, Durability Durability)> planned, IReadOnlyList<ServerLeftOut> leftOut) = OneServerRows.Plan();
         var results = new List<CrashRoundsResult>();
         var writerKills = new List<CrashRoundsResult>();
         foreach (IGrouping<ServerRow, (ServerRow Row, Durability Durability)> row in planned.GroupBy(round => round.Row))
@@ -118,9 +118,9 @@ public sealed class ServerKillRoundsSection : AdrSection
                 "so a kill can only show what the server held in its own memory. `kvbench crash --kill Server " +
                 "--store <row> --durability <tier> --dir <name> --rounds N` runs more; `KVBENCH_CRASH_ROUNDS` sets " +
                 "the rounds here.").AppendLine();
-        foreach (string row in LeftOut)
+        foreach (ServerLeftOut left in LeftOut)
         {
-            markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+            markdown.Output.AppendLine($"Not measured: {left.Row.Name}: {left.Reason}.").AppendLine();
         }
     }
 }

@@ -1,3 +1,4 @@
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.Crash;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Evaluation.Reports.Sections.ServerKills;
@@ -60,9 +61,9 @@ public sealed class SurvivalSection : AdrSection
         }
         else
         {
-            foreach (string row in servers.LeftOut)
+            foreach (ServerLeftOut left in servers.LeftOut)
             {
-                markdown.Output.AppendLine($"Not measured: {row}.").AppendLine();
+                markdown.Output.AppendLine($"Not measured: {left.Row.Name}: {left.Reason}.").AppendLine();
             }
         }
     }

@@ -1,10 +1,14 @@
+using System.Text.Json;
 using System.Text.Json.Nodes;
 
 using KvBench.Cli;
 using KvBench.Evaluation.Comparison;
+using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Stores;
+using KvBench.Stores.Servers;
 using KvBench.Tests.Evaluation.Reports.Charts;
 
 using static KvBench.Tests.Cli.InProcessCli;
@@ -56,6 +60,21 @@ public sealed class RunResultsTests
             RunResults.Of(drawn).Sections.Select(section => section.State.ToJsonString()));
         Assert.Equal(RunResults.KvBenchVersion, read.KvBench);
         Assert.Equal(s_machine, read.Machine);
+    }
+
+    [Fact]
+    public void A_row_is_written_as_its_name_and_read_back_as_the_catalogs_definition()
+    {
+        ServerRow redis = StoreCatalog.ServerRowNamed("Redis");
+        var leftOut = new ServerLeftOut(redis, "the test leaves it out");
+
+        string json = JsonSerializer.Serialize(leftOut, ResultsJson.Options);
+        ServerLeftOut read = JsonSerializer.Deserialize<ServerLeftOut>(json, ResultsJson.Options)!;
+
+        Assert.Contains("\"Row\": \"Redis\"", json, StringComparison.Ordinal);
+        Assert.Same(redis, read.Row);
+        string unknown = json.Replace("Redis", "Nope", StringComparison.Ordinal);
+        Assert.Throws<JsonException>(() => JsonSerializer.Deserialize<ServerLeftOut>(unknown, ResultsJson.Options));
     }
 
     [Fact]

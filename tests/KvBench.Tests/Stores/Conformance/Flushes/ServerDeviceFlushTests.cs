@@ -47,7 +47,7 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
     {
         Assert.True(File.Exists(DeviceFlushTests.Strace), $"strace is not at {DeviceFlushTests.Strace}: `apt-get install strace`.");
         var row = (ServerRow)StoreCatalog.Row(name);
-        IReadOnlyList<int> servers = row.ServerProcessIds(durability) is { Count: > 0 } running
+        IReadOnlyList<int> servers = (row.Servers.Shared(durability)?.ProcessIds ?? []) is { Count: > 0 } running
             ? running
             : throw new InvalidOperationException(
                 $"KvBench runs no {name} server at {durability} here ({row.EndpointVariable} points at a server of " +
@@ -60,7 +60,7 @@ public sealed partial class ServerDeviceFlushTests(ITestOutputHelper output) : I
         {
             Directory = directory.Path,
             Durability = durability,
-            Endpoint = row.ServerEndpoint(durability) ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here."),
+            Endpoint = row.Servers.Shared(durability)?.Endpoint ?? throw new InvalidOperationException($"KvBench runs no {name} server at {durability} here."),
         };
         var records = new RecordSet(valueBytes: 128);
         long flushes;

@@ -109,7 +109,7 @@ public sealed class ClusterFaultTests(ITestOutputHelper output)
     [Fact]
     public async Task A_row_of_one_server_is_no_cluster_to_fault()
     {
-        NotSupportedException error = await Assert.ThrowsAsync<NotSupportedException>(() => PrivateCluster.StartAsync(RedisRow.RowName));
+        NotSupportedException error = await Assert.ThrowsAsync<NotSupportedException>(() => PrivateServer.StartClusterAsync(RedisRow.RowName));
         Assert.Contains("kill rounds", error.Message, StringComparison.Ordinal);
     }
 }
