@@ -11,7 +11,10 @@ public enum GoalVerdict
     /// <summary>Missed: for a ratio, its whole confidence interval is beyond the goal.</summary>
     Missed,
 
-    /// <summary>The ratio's confidence interval straddles the goal: this run cannot tell, and another may well say either.</summary>
+    /// <summary>
+    /// This run cannot tell, and another may well say either: a ratio's confidence interval straddles the goal, or an
+    /// allocation is over its goal by less than the smallest object (<see cref="PointOperationTargets.AllocationVerdict"/>).
+    /// </summary>
     Inconclusive,
 }
 
@@ -49,6 +52,17 @@ public static class PointOperationTargets
     /// (object header, method table, length) plus the data, rounded up to 8.
     /// </summary>
     public static long ArrayBytes(int length) => (24L + length + 7) & ~7L;
+
+    /// <summary>
+    /// The verdict on <paramref name="allocated"/> bytes per operation against a goal of at most <paramref name="limit"/>:
+    /// met at or under it, missed over it by a whole object or more, and inconclusive over it by less. No object on a
+    /// 64-bit runtime is smaller than an empty array's 24 bytes, so an average excess below that is an allocation some
+    /// operations make and others do not (a pool growing, a buffer rented), spread over the iteration's operations: how
+    /// many it shows depends on how many operations the iteration ran, and runs of one build read 0 B in one and 2 B in
+    /// the next. Calling the one met and the other missed would let two runs contradict each other.
+    /// </summary>
+    public static GoalVerdict AllocationVerdict(long allocated, long limit) =>
+        allocated <= limit ? GoalVerdict.Met : allocated - limit < ArrayBytes(0) ? GoalVerdict.Inconclusive : GoalVerdict.Missed;
 
     /// <summary>The most an adapter's <paramref name="method"/> may allocate per operation, or <see langword="null"/> when it has no goal.</summary>
     public static long? AllocationLimit(string method, int valueBytes) => method switch
@@ -88,7 +102,7 @@ public static class PointOperationTargets
                 checks.Add(
                     new(
                         result.Row, result.Method, result.ValueBytes, $"allocates ≤ {limit} B", $"{allocated} B",
-                        allocated <= limit ? GoalVerdict.Met : GoalVerdict.Missed));
+                        AllocationVerdict(allocated, limit)));
             }
             else if (allocationsAgainstRaw && RatioMethods.Contains(result.Method) && RawOf(list, result)?.AllocatedBytes is { } rawAllocated)
             {
@@ -99,7 +113,7 @@ public static class PointOperationTargets
                         result.ValueBytes,
                         $"allocates ≤ the raw client's {rawAllocated} B",
                         $"{allocated} B",
-                        allocated <= rawAllocated ? GoalVerdict.Met : GoalVerdict.Missed));
+                        AllocationVerdict(allocated, rawAllocated)));
             }
         }
 
