@@ -1,5 +1,6 @@
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
+using KvBench.Stores;
 
 namespace KvBench.Cli;
 
@@ -13,8 +14,9 @@ public static class ExitCodes
     public const int Error = 1;
 
     /// <summary>
-    /// The command line could not be parsed (the message and the command's help are printed), or a decision profile it
-    /// names could not be read (the message names the file, the place in it and the problem).
+    /// The command line could not be parsed (the message and the command's help are printed), a decision profile it
+    /// names could not be read (the message names the file, the place in it and the problem), or an assembly of rows it
+    /// names could not be loaded (the message names the file and the problem).
     /// </summary>
     public const int Usage = 2;
 
@@ -56,7 +58,8 @@ public static class ExitCodes
         Exit codes:
           0  ok
           1  error: a store call failed, or KvBench itself did (the message says why)
-          2  usage: the command line could not be parsed, or a profile could not be read (the line names where)
+          2  usage: the command line could not be parsed, or a profile or row assembly could not be read (the line
+             names where)
           3  store locked: another process holds the store; nothing was read or written. Stores that allow
              one writer (see `kvbench stores`) can still be read with --access ReadOnly or Secondary.
           4  not found: get or delete found no such key
@@ -81,6 +84,9 @@ public static class ExitCodes
     {
         // A profile is input the user wrote, as a command line is: its problems are the user's to fix, not KvBench's.
         ProfileException => Usage,
+
+        // So is an assembly of rows it names: the file, not the store or KvBench, is what is wrong.
+        RowAssemblyException => Usage,
         StoreLockedException => StoreLocked,
         StoreUnavailableException => StoreUnavailable,
         StoreNotFoundException => StoreNotFound,

@@ -39,6 +39,7 @@ public static class KvBenchCommand
             CrashCommands.Crash(),
             CrashCommands.Writer(),
             StoreArguments.Verbose,
+            StoreArguments.RowAssemblies,
         };
         VersionAction.ReplaceOn(root);
         return root;
@@ -47,7 +48,8 @@ public static class KvBenchCommand
     /// <summary>Parses and runs <paramref name="args"/>; a command line that does not parse exits with <see cref="ExitCodes.Usage"/>.</summary>
     public static int Invoke(string[] args, InvocationConfiguration? configuration = null)
     {
-        ParseResult parseResult = Create().Parse(args);
+        RootCommand root = Create();
+        ParseResult parseResult = root.Parse(args);
 
         // Commands that do not guard their own action (adr, stores, worker) still print one line, not the library's
         // stack trace.
@@ -56,6 +58,13 @@ public static class KvBenchCommand
         int exitCode;
         try
         {
+            // Rows from teams' assemblies join the catalog before the command line is checked against it (--store names
+            // a row), so a line that names one is parsed again once they are in.
+            if (RowAssemblyArguments.Load(parseResult))
+            {
+                parseResult = root.Parse(args);
+            }
+
             // The library prints the errors and the command's help; only its exit code (1) is made distinct from a failed store call.
             exitCode = parseResult.Invoke(configuration);
         }

@@ -106,6 +106,12 @@ internal static class StoreArguments
     public static string Format(ReadOnlySpan<byte> bytes, ParseResult parseResult) =>
         parseResult.GetValue(Hex) ? Convert.ToHexStringLower(bytes) : Encoding.UTF8.GetString(bytes);
 
+    /// <summary>
+    /// Assemblies whose rows join the catalog before the command line is checked (<see cref="RowAssemblies"/>); an option
+    /// of every command, so a row from a team's assembly is named wherever a row is.
+    /// </summary>
+    public static Option<string[]> RowAssemblies { get; } = CreateRowAssembliesOption();
+
     /// <summary>On an error, its stack trace after the one-line message; an option of every command.</summary>
     public static Option<bool> Verbose { get; } = new("--verbose")
     {
@@ -147,6 +153,17 @@ internal static class StoreArguments
             result.AddError($"'{text}' is not hexadecimal: give pairs of the digits 0-9 and a-f.");
             return [];
         }
+    }
+
+    private static Option<string[]> CreateRowAssembliesOption()
+    {
+        Option<string[]> option = ListOptions.Names(
+            "--row-assemblies",
+            "Built assemblies whose rows (KeyValueStoreDefinition) join the stores, as paths; see docs/extending.md.");
+        option.HelpName = "dll";
+        option.Recursive = true;
+        option.Arity = ArgumentArity.ZeroOrMore;
+        return option;
     }
 
     private static Option<string> CreateStoreOption()

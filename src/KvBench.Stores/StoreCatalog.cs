@@ -64,6 +64,11 @@ public static class StoreCatalog
         new DqliteRow(),
     ];
 
+    /// <summary>Rows defined in teams' own assemblies, loaded by <see cref="RowAssemblies"/>; replaced whole, never changed.</summary>
+    private static StoreRow[] s_loadedRows = [];
+
+    private static readonly string[] s_builtInNames = [.. s_rows.Concat(s_strategyRows).Concat(s_serverRows).Select(row => row.Name)];
+
     /// <summary>The in-process floor (<see cref="StoreRow.IsFloor"/>): what KvBench's runner costs, never a candidate.</summary>
     public static StoreRow Floor { get; } = s_rows.Single(row => row.IsFloor);
 
@@ -123,17 +128,35 @@ public static class StoreCatalog
     /// </summary>
     public static IReadOnlyList<string> AvailableServerNames => [.. s_serverRows.Where(row => row.IsAvailable).Select(row => row.Name)];
 
-    /// <summary>Every name <see cref="Open"/> accepts: <see cref="Names"/>, <see cref="StrategyNames"/>, then <see cref="ServerNames"/>.</summary>
-    public static IReadOnlyList<string> AllNames { get; } = [.. Names, .. StrategyNames, .. ServerNames];
+    /// <summary>
+    /// The rows loaded from teams' own assemblies in this process (<see cref="RowAssemblies"/>), in the order they were
+    /// loaded. They open by name like any row, and a profile names them as candidates; the default evaluation's tables
+    /// keep to <see cref="Rows"/>.
+    /// </summary>
+    public static IReadOnlyList<StoreRow> LoadedRows => Volatile.Read(ref s_loadedRows);
+
+    /// <summary>
+    /// Every name <see cref="Open"/> accepts: <see cref="Names"/>, <see cref="StrategyNames"/>, the names of
+    /// <see cref="LoadedRows"/>, then <see cref="ServerNames"/>.
+    /// </summary>
+    public static IReadOnlyList<string> AllNames =>
+        LoadedRows is { Count: > 0 } loaded ? [.. Names, .. StrategyNames, .. loaded.Select(row => row.Name), .. ServerNames] : s_builtInNames;
 
     /// <summary>The definition of the row <paramref name="name"/> (case-insensitive).</summary>
     /// <exception cref="ArgumentException">No row has that name; the message lists the names.</exception>
     public static StoreRow Row(string name)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        return s_rows.Concat(s_strategyRows).Concat(s_serverRows).FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase))
-            ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", AllNames)}.", nameof(name));
+        return Find(name) ?? throw new ArgumentException($"No store is named '{name}'. Known stores: {string.Join(", ", AllNames)}.", nameof(name));
     }
+
+    /// <summary>The row named <paramref name="name"/> (case-insensitive), or <see langword="null"/>.</summary>
+    internal static StoreRow? Find(string name) =>
+        s_rows.Concat(s_strategyRows).Concat(LoadedRows).Concat(s_serverRows)
+            .FirstOrDefault(row => string.Equals(row.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>Adds rows <see cref="RowAssemblies"/> loaded, whose names it has checked against every row's; called under its lock.</summary>
+    internal static void AddLoaded(IReadOnlyList<StoreRow> rows) => Volatile.Write(ref s_loadedRows, [.. s_loadedRows, .. rows]);
 
     /// <summary>Why <paramref name="name"/> cannot be opened here, or <see langword="null"/> when it can.</summary>
     public static string? UnavailableReason(string name) => Row(name).UnavailableReason;

@@ -9,7 +9,11 @@ namespace KvBench.Stores;
 /// stand beside it. Each row's definition lives in its store's folder (<c>Lmdb/LmdbRow.cs</c>, ...);
 /// <see cref="StoreCatalog"/> lists the definitions, and tests, probes, suites, benchmarks and commands enumerate it.
 /// </summary>
-/// <remarks>Only this assembly defines rows: a row's adapter derives from the internal <see cref="StoreAdapter"/>.</remarks>
+/// <remarks>
+/// Only this assembly derives from it: a row's adapter derives from the internal <see cref="StoreAdapter"/>. A team's own
+/// store becomes a row through <see cref="KeyValueStoreDefinition"/> in its own assembly, which <see cref="RowAssemblies"/>
+/// loads.
+/// </remarks>
 public abstract class StoreRow
 {
     private readonly Lazy<string?> _unavailableReason;
@@ -47,6 +51,12 @@ public abstract class StoreRow
 
     /// <summary>The package and native library versions behind the row, or "not available" when it cannot be had here.</summary>
     public string Engine => IsAvailable ? DescribeEngine() : "not available";
+
+    /// <summary>
+    /// The assembly file a row defined outside KvBench was loaded from (<see cref="RowAssemblies"/>), as a full path;
+    /// <see langword="null"/> for the rows KvBench ships.
+    /// </summary>
+    public virtual string? LoadedFrom => null;
 
     /// <summary>
     /// What the point-operation benchmarks measure beside the row, each named <c>&lt;Row&gt;_raw</c> or

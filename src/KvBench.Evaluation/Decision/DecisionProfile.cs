@@ -24,6 +24,12 @@ public sealed record DecisionProfile
 
     /// <summary>The rows considered, by name; <see langword="null"/> for every embedded row this machine can open.</summary>
     public IReadOnlyList<string>? Candidates { get; init; }
+
+    /// <summary>
+    /// The assemblies whose rows the profile names as candidates (<c>rowAssemblies</c>), as full paths, loaded when the
+    /// profile was read; empty when it names none.
+    /// </summary>
+    public IReadOnlyList<string> RowAssemblies { get; init; } = [];
 }
 
 /// <summary>A team's workload, as a profile states it.</summary>

@@ -27,7 +27,7 @@ public static class ProfileReader
     /// <summary>The most threads a profile may ask for in the measured process.</summary>
     public const int MaxThreads = 256;
 
-    internal static readonly string[] RootNames = ["$schema", "title", "context", "workload", "drivers", "candidates"];
+    internal static readonly string[] RootNames = ["$schema", "title", "context", "workload", "drivers", "rowAssemblies", "candidates"];
     internal static readonly string[] WorkloadNames = [
         "keyBytes", "keyShape", "valueBytes", "records", "mix", "scanLength", "popularity", "threads", "processes",
         "rate", "durability"];
@@ -92,12 +92,45 @@ public static class ProfileReader
             throw new ProfileException(path, string.Empty, $"{path}: cannot be read: {e.Message}", e);
         }
 
-        return Parse(json, path);
+        return Parse(json, path, Path.GetDirectoryName(Path.GetFullPath(path))!);
     }
 
-    /// <summary>Reads the profile <paramref name="json"/>; <paramref name="sourceName"/> names it in errors.</summary>
+    /// <summary>
+    /// Loads the rows of the assemblies the profile in <paramref name="path"/> names (<c>rowAssemblies</c>), before a
+    /// command line that names them is checked. A file that cannot be read or is not JSON loads nothing here: reading the
+    /// whole profile reports that.
+    /// </summary>
+    /// <exception cref="ProfileException">An assembly the profile names cannot be loaded.</exception>
+    public static void LoadRowAssemblies(string path)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(File.ReadAllText(path), s_options);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException)
+        {
+            return;
+        }
+
+        using (document)
+        {
+            if (document.RootElement is { ValueKind: JsonValueKind.Object } root && root.TryGetProperty("rowAssemblies", out JsonElement element))
+            {
+                _ = new Walker(path, Path.GetDirectoryName(Path.GetFullPath(path))!).RowAssemblies(element, "$.rowAssemblies");
+            }
+        }
+    }
+
+    /// <summary>
+    /// Reads the profile <paramref name="json"/>; <paramref name="sourceName"/> names it in errors. Its
+    /// <c>rowAssemblies</c> are relative to the current directory.
+    /// </summary>
     /// <exception cref="ProfileException">The text is not JSON or not a valid profile.</exception>
-    public static DecisionProfile Parse(string json, string sourceName)
+    public static DecisionProfile Parse(string json, string sourceName) => Parse(json, sourceName, Environment.CurrentDirectory);
+
+    private static DecisionProfile Parse(string json, string sourceName, string baseDirectory)
     {
         ArgumentNullException.ThrowIfNull(json);
         ArgumentNullException.ThrowIfNull(sourceName);
@@ -121,7 +154,7 @@ public static class ProfileReader
 
         using (document)
         {
-            return new Walker(sourceName).Profile(document.RootElement);
+            return new Walker(sourceName, baseDirectory).Profile(document.RootElement);
         }
     }
 
@@ -169,8 +202,8 @@ public static class ProfileReader
 
     private static string Quoted(IEnumerable<string> names) => string.Join(", ", names.Select(name => $"\"{name}\""));
 
-    /// <summary>Walks one profile document; holds its source name for the errors.</summary>
-    private sealed class Walker(string source)
+    /// <summary>Walks one profile document; holds its source name for the errors and its directory for the paths in it.</summary>
+    private sealed class Walker(string source, string baseDirectory)
     {
         public DecisionProfile Profile(JsonElement root)
         {
@@ -180,6 +213,11 @@ public static class ProfileReader
             string? context = profile.Optional("context") is { } contextElement ? Text(contextElement, profile.At("context"), allowEmpty: true) : null;
             ProfileWorkload workload = Workload(profile.Required("workload"), profile.At("workload"));
             IReadOnlyList<Driver> drivers = Drivers(profile.Required("drivers"), profile.At("drivers"));
+
+            // Before the candidates: a row from a team's assembly is a known row only once its assembly is loaded.
+            IReadOnlyList<string> rowAssemblies = profile.Optional("rowAssemblies") is { } assemblies
+                ? RowAssemblies(assemblies, profile.At("rowAssemblies"))
+                : [];
             IReadOnlyList<string>? candidates = profile.Optional("candidates") is { } candidatesElement
                 ? Candidates(candidatesElement, profile.At("candidates"))
                 : null;
@@ -190,7 +228,37 @@ public static class ProfileReader
                 Workload = workload,
                 Drivers = drivers,
                 Candidates = candidates,
+                RowAssemblies = rowAssemblies,
             };
+        }
+
+        /// <summary>Loads each assembly of a <c>rowAssemblies</c> array (paths relative to the profile); their full paths.</summary>
+        public IReadOnlyList<string> RowAssemblies(JsonElement element, string path)
+        {
+            if (element.ValueKind != JsonValueKind.Array)
+            {
+                throw WrongType(element, path, "an array of assembly paths");
+            }
+
+            var paths = new List<string>();
+            int index = 0;
+            foreach (JsonElement item in element.EnumerateArray())
+            {
+                string at = $"{path}[{index++}]";
+                string full = System.IO.Path.GetFullPath(Text(item, at, allowEmpty: false), baseDirectory);
+                try
+                {
+                    _ = Stores.RowAssemblies.Load(full);
+                }
+                catch (RowAssemblyException e)
+                {
+                    throw new ProfileException(source, at, e.Message, e);
+                }
+
+                paths.Add(full);
+            }
+
+            return paths;
         }
 
         public ProfileException Fail(string path, string problem) => new(source, path, problem);

@@ -89,6 +89,8 @@ public static class ProfileStarter
             { "diskBytesPerRecord": true, "atMost": "512 B", "weight": 1 },
           ],
 
+          // A store of your own joins as a row from its built assembly (docs/extending.md), its path relative to this file:
+          // "rowAssemblies": ["../src/OurStore/bin/Release/net10.0/OurStore.dll"],
           // The rows to consider, as `kvbench stores` names them; leave it out for every embedded row this machine can open.
           "candidates": ["Sqlite_WAL", "LMDB", "RocksDB"],
         }

@@ -111,6 +111,13 @@ public sealed class KvBenchCli
 
         // A progress bar or colours would only garble output that is read by a program.
         startInfo.Environment["NO_COLOR"] = "1";
+
+        // The child opens rows by name as this process does, rows from teams' assemblies included: it loads the same files.
+        if (RowAssemblies.Loaded is { Count: > 0 } loaded)
+        {
+            startInfo.Environment[RowAssemblies.EnvironmentVariable] = string.Join(Path.PathSeparator, loaded);
+        }
+
         return startInfo;
     }
 
