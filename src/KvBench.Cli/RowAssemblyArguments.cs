@@ -8,7 +8,7 @@ namespace KvBench.Cli;
 
 /// <summary>
 /// Where a command's rows from teams' assemblies come from, loaded before the command runs: the variable the parent
-/// kvbench sets for the processes it starts (<see cref="RowAssemblies.EnvironmentVariable"/>), <c>--row-assemblies</c>,
+/// kvbench sets for the processes it starts (<see cref="RowAssemblies.EnvironmentVariable"/>), <c>--rows-from</c>,
 /// and the <c>rowAssemblies</c> of the profile <c>--profile</c> names.
 /// </summary>
 internal static class RowAssemblyArguments

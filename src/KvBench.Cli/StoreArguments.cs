@@ -158,8 +158,8 @@ internal static class StoreArguments
     private static Option<string[]> CreateRowAssembliesOption()
     {
         Option<string[]> option = ListOptions.Names(
-            "--row-assemblies",
-            "Built assemblies whose rows (KeyValueStoreDefinition) join the stores, as paths; see docs/extending.md.");
+            "--rows-from",
+            "Built assemblies of your own rows, as paths (docs/extending.md).");
         option.HelpName = "dll";
         option.Recursive = true;
         option.Arity = ArgumentArity.ZeroOrMore;

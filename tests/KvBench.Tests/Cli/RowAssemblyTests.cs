@@ -28,7 +28,7 @@ public sealed class RowAssemblyTests
         using var scratch = new TempDirectory();
         string path = scratch.Combine("Missing.dll");
 
-        AssertUsageError($"Row assembly '{path}' does not exist.", "stores", "--row-assemblies", path);
+        AssertUsageError($"Row assembly '{path}' does not exist.", "stores", "--rows-from", path);
     }
 
     [Fact]
@@ -38,7 +38,7 @@ public sealed class RowAssemblyTests
         string path = scratch.Combine("Notes.dll");
         File.WriteAllText(path, "not an assembly");
 
-        AssertUsageError($"Row assembly '{path}' is not a .NET assembly.", "stores", "--row-assemblies", path);
+        AssertUsageError($"Row assembly '{path}' is not a .NET assembly.", "stores", "--rows-from", path);
     }
 
     [Fact]
@@ -50,7 +50,7 @@ public sealed class RowAssemblyTests
         AssertUsageError(
             $"Row assembly '{path}' declares no row; name each definition with [assembly: KeyValueStoreDefinition(typeof(YourDefinition))]",
             "stores",
-            "--row-assemblies",
+            "--rows-from",
             path);
     }
 
@@ -66,7 +66,7 @@ public sealed class RowAssemblyTests
         AssertUsageError(
             $"Row assembly '{path}' names Acme.Settings, which does not derive from KvBench.Core.KeyValueStoreDefinition.",
             "stores",
-            "--row-assemblies",
+            "--rows-from",
             path);
     }
 
@@ -80,7 +80,7 @@ public sealed class RowAssemblyTests
             $"Row assembly '{path}' names Acme.NeedsAPath, which KvBench cannot create: a definition must be a public, non-abstract class " +
                 "with a public parameterless constructor.",
             "stores",
-            "--row-assemblies",
+            "--rows-from",
             path);
     }
 
@@ -90,7 +90,7 @@ public sealed class RowAssemblyTests
         using var scratch = new TempDirectory();
         string path = Compile(scratch, "Clash", Definition("Acme.FakeLmdb", "lmdb"));
 
-        AssertUsageError($"Row assembly '{path}' defines the row lmdb, which is a row of KvBench; give it another name.", "stores", "--row-assemblies", path);
+        AssertUsageError($"Row assembly '{path}' defines the row lmdb, which is a row of KvBench; give it another name.", "stores", "--rows-from", path);
         Assert.DoesNotContain(StoreCatalog.LoadedRows, row => row.LoadedFrom == path);
         Assert.Null(StoreCatalog.Row("LMDB").LoadedFrom);
     }
@@ -121,9 +121,9 @@ public sealed class RowAssemblyTests
         using var scratch = new TempDirectory();
         string directory = scratch.Combine("settings");
 
-        (int listed, string stores, _) = Invoke("stores", "--row-assemblies", Sample);
-        (int put, _, string putError) = Invoke("put", "--store", "ContosoSettings", "--dir", directory, "theme", "dark", "--row-assemblies", Sample);
-        (int got, string value, string getError) = Invoke("get", "--store", "contososettings", "--dir", directory, "theme", "--row-assemblies", Sample);
+        (int listed, string stores, _) = Invoke("stores", "--rows-from", Sample);
+        (int put, _, string putError) = Invoke("put", "--store", "ContosoSettings", "--dir", directory, "theme", "dark", "--rows-from", Sample);
+        (int got, string value, string getError) = Invoke("get", "--store", "contososettings", "--dir", directory, "theme", "--rows-from", Sample);
 
         Assert.Equal(ExitCodes.Ok, listed);
         Assert.Contains(stores.Split('\n'), line => line.Split('│') is [_, var first, ..] && first.Trim() == "ContosoSettings");
@@ -155,7 +155,7 @@ public sealed class RowAssemblyTests
         using var scratch = new TempDirectory();
 
         (int exitCode, string output, string error) = Invoke(
-            "crash", "--store", "ContosoSettings", "--dir", scratch.Combine("crash"), "--rounds", "2", "--row-assemblies", Sample);
+            "crash", "--store", "ContosoSettings", "--dir", scratch.Combine("crash"), "--rounds", "2", "--rows-from", Sample);
 
         Assert.True(exitCode == ExitCodes.Ok, error + output);
         Assert.Matches(@"ContosoSettings \| Buffered \| 2 \| [\d,]+ \| 0 \| 0 \| 0 \|", output);
@@ -168,7 +168,7 @@ public sealed class RowAssemblyTests
         using var scratch = new TempDirectory();
 
         (int exitCode, string output, _) = Invoke(
-            "crash", "--store", "ContosoSettings_DropsPuts", "--dir", scratch.Combine("crash"), "--rounds", "2", "--row-assemblies", Sample);
+            "crash", "--store", "ContosoSettings_DropsPuts", "--dir", scratch.Combine("crash"), "--rounds", "2", "--rows-from", Sample);
 
         Assert.Equal(ExitCodes.WritesLost, exitCode);
         Assert.Matches(@"ContosoSettings_DropsPuts \| Buffered \| 2 \| [\d,]+ \| [1-9][\d,]* \|", output);
