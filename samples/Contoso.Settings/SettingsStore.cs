@@ -149,7 +149,12 @@ public sealed class SettingsStore : IKeyValueStore
     /// <inheritdoc/>
     public byte[]? Get(ReadOnlySpan<byte> key)
     {
-        if (key.IsEmpty || key.Length > MaxKeyBytes)
+        if (key.IsEmpty)
+        {
+            throw new EmptyKeyException("key");
+        }
+
+        if (key.Length > MaxKeyBytes)
         {
             ThrowIfDisposed();
             return null;
@@ -179,11 +184,16 @@ public sealed class SettingsStore : IKeyValueStore
     /// <inheritdoc/>
     public bool Delete(ReadOnlySpan<byte> key)
     {
+        if (key.IsEmpty)
+        {
+            throw new EmptyKeyException("key");
+        }
+
         byte[] keyBytes = key.ToArray();
         lock (_gate)
         {
             ThrowIfNotWritable();
-            if (keyBytes.Length == 0 || keyBytes.Length > MaxKeyBytes)
+            if (keyBytes.Length > MaxKeyBytes)
             {
                 return false;
             }

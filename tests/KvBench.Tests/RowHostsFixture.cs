@@ -21,9 +21,9 @@ public class RowHostsFixture : IAsyncLifetime
     /// <summary>The hosts of the rows <paramref name="names"/>.</summary>
     protected RowHostsFixture(IReadOnlyList<string> names) => _names = names;
 
-    public async Task InitializeAsync() => _hosts = await StoreCatalog.StartHostsAsync(_names);
+    public async ValueTask InitializeAsync() => _hosts = await StoreCatalog.StartHostsAsync(_names);
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         if (_hosts is not null)
         {

@@ -25,7 +25,7 @@ public sealed class InstalledTool : IAsyncLifetime
     /// <summary>How long packing and installing took.</summary>
     public TimeSpan Elapsed { get; private set; }
 
-    public async Task InitializeAsync()
+    public async ValueTask InitializeAsync()
     {
         var clock = Stopwatch.StartNew();
         string packages = _directory.Combine("nupkg");
@@ -69,10 +69,10 @@ public sealed class InstalledTool : IAsyncLifetime
         Elapsed = clock.Elapsed;
     }
 
-    public Task DisposeAsync()
+    public ValueTask DisposeAsync()
     {
         _directory.Dispose();
-        return Task.CompletedTask;
+        return ValueTask.CompletedTask;
     }
 
     /// <param name="timeout">How long the command may take.</param>

@@ -5,7 +5,6 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Tests.Stores.Conformance;
 
-using Xunit.Abstractions;
 
 namespace KvBench.Tests.Cli;
 

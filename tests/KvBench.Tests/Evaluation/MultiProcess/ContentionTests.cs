@@ -2,7 +2,6 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;

@@ -4,7 +4,6 @@ using KvBench.Stores;
 using KvBench.Stores.Faster;
 using KvBench.Tests.Stores.Conformance;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;
@@ -64,7 +63,7 @@ public sealed class CrashRoundTests(ITestOutputHelper output)
         get
         {
             var data = new TheoryData<string, Durability>();
-            foreach ((string name, Durability durability) in Rows.OfferedTiers.Select(row => ((string)row[0], (Durability)row[1])))
+            foreach ((string name, Durability durability) in Rows.OfferedTiers.Select(row => row.Data))
             {
                 if (StoreCatalog.DeclaredCapabilities(name).Durability != DurabilityTiers.None)
                 {

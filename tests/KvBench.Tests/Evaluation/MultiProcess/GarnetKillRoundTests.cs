@@ -10,7 +10,6 @@ using KvBench.Stores.Servers;
 
 using StackExchange.Redis;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;

@@ -7,7 +7,6 @@ using KvBench.Stores.Faster;
 using KvBench.Stores.Lmdb;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;

@@ -4,7 +4,6 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Tests.Evaluation.Probes;
 using KvBench.Tests.Stores.Conformance;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;

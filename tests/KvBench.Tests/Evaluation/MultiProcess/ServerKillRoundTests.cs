@@ -6,7 +6,6 @@ using KvBench.Stores.PostgreSql;
 using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.MultiProcess;

@@ -3,7 +3,6 @@ using KvBench.Stores;
 using KvBench.Tests.Stores.Conformance;
 using KvBench.Tests.Stores.Servers;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.Probes;

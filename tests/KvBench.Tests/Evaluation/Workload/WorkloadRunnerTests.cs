@@ -6,7 +6,6 @@ using KvBench.Stores.Memory;
 using KvBench.Stores.Sqlite;
 using KvBench.Tests.Stores.Conformance;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.Workload;

@@ -11,7 +11,6 @@ using KvBench.Stores;
 using KvBench.Stores.Etcd;
 using KvBench.Stores.Servers;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Etcd;

@@ -5,7 +5,6 @@ using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 using KvBench.Stores.LiteDb;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.LiteDb;

@@ -10,7 +10,6 @@ using KvBench.Tests.Evaluation.MultiProcess;
 
 using LiteDB;
 
-using Xunit.Abstractions;
 
 namespace KvBench.Tests.Stores.LiteDb;
 

@@ -2,7 +2,6 @@ using KvBench.Stores.Lmdb;
 
 using LightningDB;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Lmdb;

@@ -4,7 +4,6 @@ using System.Runtime.InteropServices;
 using KvBench.Stores;
 using KvBench.Stores.Lmdb;
 
-using Xunit.Abstractions;
 
 using LmdbApi = LightningDB.Native.Lmdb;
 

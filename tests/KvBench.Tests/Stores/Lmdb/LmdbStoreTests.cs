@@ -7,7 +7,6 @@ using KvBench.Stores.Lmdb;
 
 using LightningDB;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Lmdb;

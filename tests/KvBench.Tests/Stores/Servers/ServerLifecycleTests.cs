@@ -4,7 +4,6 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Servers;

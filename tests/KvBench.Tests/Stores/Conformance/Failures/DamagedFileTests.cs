@@ -2,7 +2,6 @@ using KvBench.Cli;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Stores;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Conformance.Failures;

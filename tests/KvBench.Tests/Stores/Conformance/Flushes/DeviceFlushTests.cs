@@ -8,7 +8,6 @@ using KvBench.Stores;
 using KvBench.Stores.FileSystem;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Conformance.Flushes;

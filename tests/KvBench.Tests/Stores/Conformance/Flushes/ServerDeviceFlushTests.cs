@@ -8,7 +8,6 @@ using KvBench.Stores;
 using KvBench.Stores.Servers;
 using KvBench.Tests.Stores.Servers;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Stores.Conformance.Flushes;

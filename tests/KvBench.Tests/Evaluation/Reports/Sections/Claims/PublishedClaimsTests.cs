@@ -7,7 +7,6 @@ using KvBench.Stores;
 using KvBench.Stores.MariaDb;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.Reports.Sections.Claims;

@@ -6,7 +6,6 @@ using KvBench.Stores.Redis;
 using KvBench.Stores.Servers;
 using KvBench.Stores.Sqlite;
 
-using Xunit.Abstractions;
 
 namespace KvBench.Tests.Evaluation.Reports.Sections.ClusterFaults;
 

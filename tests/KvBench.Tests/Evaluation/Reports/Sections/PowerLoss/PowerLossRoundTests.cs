@@ -3,7 +3,6 @@ using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Stores;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.Reports.Sections.PowerLoss;

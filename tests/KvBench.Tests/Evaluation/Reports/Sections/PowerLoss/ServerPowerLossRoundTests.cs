@@ -5,7 +5,6 @@ using KvBench.Evaluation.Reports.Sections.PowerLoss;
 using KvBench.Stores;
 using KvBench.Stores.Redis;
 
-using Xunit.Abstractions;
 
 
 namespace KvBench.Tests.Evaluation.Reports.Sections.PowerLoss;

@@ -13,7 +13,7 @@ public sealed class OwnBenchmarkTests : IClassFixture<ServerHostsFixture>
 {
     /// <summary>The server rows available here whose server has a benchmark tool of its own.</summary>
     public static TheoryData<string> RowsWithTools =>
-        new([.. StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.OwnBenchmark is not null).Select(row => row.Name)]);
+        new(StoreCatalog.ServerRows.Where(row => row.IsAvailable && row.OwnBenchmark is not null).Select(row => row.Name));
 
     [Theory]
     [MemberData(nameof(RowsWithTools))]

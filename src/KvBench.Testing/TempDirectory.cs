@@ -1,18 +1,22 @@
-namespace KvBench.Tests;
+namespace KvBench.Testing;
 
 /// <summary>A fresh directory under the system temp folder, deleted with everything in it on dispose.</summary>
 public sealed class TempDirectory : IDisposable
 {
+    /// <summary>Creates the directory.</summary>
     public TempDirectory()
     {
         Path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "kvbench-tests", Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(Path);
     }
 
+    /// <summary>The directory's full path.</summary>
     public string Path { get; }
 
+    /// <summary>The full path of <paramref name="name"/> inside the directory.</summary>
     public string Combine(string name) => System.IO.Path.Combine(Path, name);
 
+    /// <summary>Deletes the directory and everything in it.</summary>
     public void Dispose()
     {
         try

@@ -1,0 +1,55 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
+
+using KvBench.Core;
+
+namespace KvBench.Testing;
+
+/// <summary>
+/// Crash rounds through <c>kvbench crash</c>: a <c>kvbench</c> writer acknowledges each record once its tier holds it and
+/// is killed with SIGKILL at a random moment, round after round; the store must reopen with every acknowledged record
+/// and its exact bytes. <c>KVBENCH_CRASH_ROUNDS</c> sets the rounds (three unless set).
+/// </summary>
+[
+    SuppressMessage(
+        "Usage",
+        "xUnit1015:MemberData must reference an existing member",
+        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
+public abstract class CrashSuite : StoreSuite
+{
+    private const int DefaultRounds = 3;
+
+    private static readonly TimeSpan s_deadline = TimeSpan.FromMinutes(5);
+
+    [Theory]
+    [MemberData(TiersMember)]
+    public async Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability)
+    {
+        using var directory = new TempDirectory();
+        int rounds = int.TryParse(Environment.GetEnvironmentVariable("KVBENCH_CRASH_ROUNDS"), CultureInfo.InvariantCulture, out int set) && set > 0
+            ? set
+            : DefaultRounds;
+
+        KvBenchRun run = await KvBenchProcess.Locate().RunAsync(
+            ["crash", "--store", name, "--dir", directory.Combine("store"), "--durability", $"{durability}", "--rounds", $"{rounds}",
+                .. KvBenchRowArguments(name)],
+            s_deadline);
+
+        Assert.True(run.ExitCode == KvBenchProcess.Ok, run.ToString());
+    }
+}
+
+/// <summary>The crash rounds over a team's row, <typeparamref name="TDefinition"/>, at each tier it declares: derive it with no members.</summary>
+/// <typeparam name="TDefinition">The row's definition, as the team's assembly declares it to kvbench.</typeparam>
+public abstract class CrashSuite<TDefinition> : CrashSuite
+    where TDefinition : KeyValueStoreDefinition, new()
+{
+    /// <summary>The row with each tier it declares.</summary>
+    public static TheoryData<string, Durability> TiersUnderTest => DefinitionRows<TDefinition>.Tiers;
+
+    /// <inheritdoc/>
+    protected override IKeyValueStore Open(string name, StoreOptions options) => DefinitionRows<TDefinition>.Open(options);
+
+    /// <inheritdoc/>
+    protected override IReadOnlyList<string> KvBenchRowArguments(string name) => DefinitionRows<TDefinition>.KvBenchArguments;
+}
