@@ -37,7 +37,7 @@ public static class DefinitionRows<TDefinition>
         Definition.Capabilities.Durability == DurabilityTiers.None ? [] : [Definition.Name];
 
     /// <summary>What a <c>kvbench</c> process needs to load the row: the assembly that declares it.</summary>
-    public static IReadOnlyList<string> KvBenchArguments => ["--row-assemblies", typeof(TDefinition).Assembly.Location];
+    public static IReadOnlyList<string> KvBenchArguments => ["--rows-from", typeof(TDefinition).Assembly.Location];
 
     /// <summary>
     /// Opens the store as <c>kvbench</c> does: the row must be available here and declare the tier, and a read-only or

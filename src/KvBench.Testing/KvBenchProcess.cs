@@ -4,7 +4,7 @@ namespace KvBench.Testing;
 
 /// <summary>
 /// The <c>kvbench</c> command, run as a process of its own: the second process of the multi-process suite and the
-/// writer and checker of the crash rounds. It loads a team's row from its assembly (<c>--row-assemblies</c>), so it
+/// writer and checker of the crash rounds. It loads a team's row from its assembly (<c>--rows-from</c>), so it
 /// runs the team's store, not a copy of it.
 /// </summary>
 public sealed class KvBenchProcess

@@ -25,7 +25,7 @@ public abstract class StoreSuite
 
     /// <summary>
     /// The arguments a <c>kvbench</c> process needs to open row <paramref name="name"/> as this class does: none for a
-    /// row KvBench ships, <c>--row-assemblies PATH</c> for a team's row.
+    /// row KvBench ships, <c>--rows-from PATH</c> for a team's row.
     /// </summary>
     protected virtual IReadOnlyList<string> KvBenchRowArguments(string name) => [];
 
