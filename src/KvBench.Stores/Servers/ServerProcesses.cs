@@ -7,7 +7,7 @@ namespace KvBench.Stores.Servers;
 
 /// <summary>
 /// The processes of one server KvBench runs for a row at one set of tiers, and everything that happens to them: one
-/// server process (<see cref="OneServer"/>) or a cluster's members (etcd's, dqlite's), each a process on loopback with
+/// server process (<see cref="OneServer"/>) or a cluster's members (one subclass per cluster row), each a process on loopback with
 /// two free ports and a data directory below the server's; started together and ready once the row says the server
 /// answers (<see cref="ServerRow.AnswersAsync"/>); a member killed with SIGKILL, paused with SIGSTOP and brought back
 /// by its index, as a fault test does; disposed, a paused member resumed, the row's stop signal sent, every process
