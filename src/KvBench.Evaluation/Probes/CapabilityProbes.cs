@@ -17,13 +17,13 @@ public static class CapabilityProbes
 
     /// <summary>
     /// The longest key that is stored and read back byte-exact: the claimed limit tried first, then searched by doubling
-    /// and bisection when the claim does not hold (see <see cref="LargestAccepted(int, int?, Func{int, bool})"/>).
+    /// and bisection when the claim does not hold (see <see cref="LargestAccepted(int, int?, Func{int, bool}, TimeSpan?)"/>).
     /// </summary>
     public static SizeMeasurement LargestKey(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int searchLimitBytes, int? claimedBytes = null)
     {
         using IKeyValueStore store = open(Options(workDirectory, "largest-key"));
         byte[] value = [0x5A];
-        int largest = LargestAccepted(searchLimitBytes, claimedBytes, length =>
+        return LargestAccepted(searchLimitBytes, claimedBytes, length =>
         {
             byte[] key = Fill(length, stream: length);
             store.Put(key, value);
@@ -31,24 +31,22 @@ public static class CapabilityProbes
             store.Delete(key);
             return ok;
         });
-        return new SizeMeasurement(largest, searchLimitBytes);
     }
 
     /// <summary>
     /// The longest value that is stored and read back byte-exact: the claimed limit tried first, then searched by
-    /// doubling and bisection when the claim does not hold (see <see cref="LargestAccepted(int, int?, Func{int, bool})"/>).
+    /// doubling and bisection when the claim does not hold (see <see cref="LargestAccepted(int, int?, Func{int, bool}, TimeSpan?)"/>).
     /// </summary>
     public static SizeMeasurement LargestValue(Func<StoreOptions, IKeyValueStore> open, string workDirectory, int searchLimitBytes, int? claimedBytes = null)
     {
         using IKeyValueStore store = open(Options(workDirectory, "largest-value"));
         byte[] key = [0x76, 0x61, 0x6C];
-        int largest = LargestAccepted(searchLimitBytes, claimedBytes, length =>
+        return LargestAccepted(searchLimitBytes, claimedBytes, length =>
         {
             byte[] value = Fill(length, stream: length);
             store.Put(key, value);
             return store.Get(key) is { } read && read.AsSpan().SequenceEqual(value);
         });
-        return new SizeMeasurement(largest, searchLimitBytes);
     }
 
     /// <summary>
@@ -182,8 +180,9 @@ public static class CapabilityProbes
     }
 
     /// <summary>
-    /// The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>; 0 when even 1 fails. Any
-    /// exception counts as "not accepted".
+    /// The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>; 0 when even 1 fails. A false
+    /// return or an <see cref="ArgumentException"/> (the typed size errors are ones) counts as "not accepted" at once;
+    /// any other error counts so only when it recurs on each of <see cref="LengthTrial.Attempts"/> tries.
     /// </summary>
     /// <remarks>
     /// The claim is tried first: accepted at <paramref name="claimed"/> and refused one byte past it (or accepted at
@@ -192,50 +191,25 @@ public static class CapabilityProbes
     /// disproved there and the limit found by doubling and bisection: a bisection up to a 16 MB claim writes a couple of
     /// dozen values of 8 to 16 MB, which cost LiteDB's shared row an engine and a checkpoint per write, minutes of a run.
     /// </remarks>
-    internal static int LargestAccepted(int limit, int? claimed, Func<int, bool> accepts)
+    internal static SizeMeasurement LargestAccepted(int limit, int? claimed, Func<int, bool> accepts, TimeSpan? retryDelay = null)
     {
-        bool Try(int length)
+        var trial = new LengthTrial(accepts, retryDelay ?? LengthTrial.DefaultRetryDelay);
+        if (claimed is >= 1 and < int.MaxValue
+            && (claimed >= limit ? trial.Try(limit) : trial.Try(claimed.Value) && !trial.Try(claimed.Value + 1)))
         {
-            try
-            {
-                return accepts(length);
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                return false;
-            }
+            return new SizeMeasurement(Math.Min(claimed.Value, limit), limit);
         }
 
-        if (claimed is >= 1 and < int.MaxValue)
-        {
-            if (claimed >= limit ? Try(limit) : Try(claimed.Value) && !Try(claimed.Value + 1))
-            {
-                return Math.Min(claimed.Value, limit);
-            }
-        }
-
-        return LargestAccepted(limit, accepts);
+        return new SizeMeasurement(LargestAccepted(limit, trial.Try), limit) { Error = trial.Error };
     }
 
     /// <summary>
     /// The largest length in [1, <paramref name="limit"/>] that <paramref name="accepts"/>, by doubling then bisection;
-    /// 0 when even 1 fails. Any exception counts as "not accepted".
+    /// 0 when even 1 fails. <paramref name="accepts"/> must not throw (see <see cref="LengthTrial.Try"/>).
     /// </summary>
     internal static int LargestAccepted(int limit, Func<int, bool> accepts)
     {
-        bool Try(int length)
-        {
-            try
-            {
-                return accepts(length);
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                return false;
-            }
-        }
-
-        if (!Try(1))
+        if (!accepts(1))
         {
             return 0;
         }
@@ -245,7 +219,7 @@ public static class CapabilityProbes
         while (good < limit)
         {
             int next = (int)Math.Min((long)good * 2, limit);
-            if (!Try(next))
+            if (!accepts(next))
             {
                 bad = next;
                 break;
@@ -257,7 +231,7 @@ public static class CapabilityProbes
         while (bad > good + 1)
         {
             int middle = good + ((bad - good) / 2);
-            if (Try(middle))
+            if (accepts(middle))
             {
                 good = middle;
             }

@@ -13,6 +13,16 @@ public sealed record SizeMeasurement(int LargestAcceptedBytes, int SearchLimitBy
 
     /// <summary>Whether a declared limit agrees: equal to the measurement, or at least the search limit when that was reached.</summary>
     public bool Agrees(int declaredBytes) => ReachedSearchLimit ? declaredBytes >= SearchLimitBytes : declaredBytes == LargestAcceptedBytes;
+
+    /// <summary>
+    /// An error other than a refusal that recurred on every try of a length and so counted as one, or
+    /// <see langword="null"/>: a limit it set is the store failing, not its limit, and the disagreement names it.
+    /// </summary>
+    public string? Error { get; init; }
+
+    /// <summary>The measurement as the disagreement sentence gives it: the largest length, the search limit and any error.</summary>
+    public string Describe() =>
+        $"{LargestAcceptedBytes:N0} (searched to {SearchLimitBytes:N0}{(Error is null ? "" : $"; an error counted as a refusal at {Error}")})";
 }
 
 /// <summary>Whether a new store took many times the probe's start size without being reopened.</summary>
@@ -125,15 +135,13 @@ public sealed record StoreMeasurement
         if (!Key.Agrees(Declared.MaxKeyBytes))
         {
             found.Add(
-                $"{Name} declares keys up to {Declared.MaxKeyBytes:N0} bytes but the largest that round-tripped was " +
-                    $"{Key.LargestAcceptedBytes:N0} (searched to {Key.SearchLimitBytes:N0}).");
+                $"{Name} declares keys up to {Declared.MaxKeyBytes:N0} bytes but the largest that round-tripped was {Key.Describe()}.");
         }
 
         if (!Value.Agrees(Declared.MaxValueBytes))
         {
             found.Add(
-                $"{Name} declares values up to {Declared.MaxValueBytes:N0} bytes but the largest that round-tripped " +
-                    $"was {Value.LargestAcceptedBytes:N0} (searched to {Value.SearchLimitBytes:N0}).");
+                $"{Name} declares values up to {Declared.MaxValueBytes:N0} bytes but the largest that round-tripped was {Value.Describe()}.");
         }
 
         if (Growth.Grew != Declared.GrowsWithoutRestart)

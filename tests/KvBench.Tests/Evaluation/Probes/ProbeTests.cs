@@ -122,7 +122,9 @@ public sealed class ProbeTests(MeasuredRows rows)
     [InlineData(0, 0)]
     [InlineData(5_000, 4_096)]
     public void LargestAccepted_finds_the_boundary_exactly_or_stops_at_the_search_limit(int boundary, int expected) =>
-        Assert.Equal(expected, CapabilityProbes.LargestAccepted(4_096, length => length <= boundary ? true : throw new ArgumentException("too long")));
+        Assert.Equal(
+            expected,
+            CapabilityProbes.LargestAccepted(4_096, claimed: null, length => length <= boundary ? true : throw new ArgumentException("too long")).LargestAcceptedBytes);
 
     [Theory]
     [InlineData(1_000, 1_000, 2)]
@@ -130,7 +132,7 @@ public sealed class ProbeTests(MeasuredRows rows)
     public void A_claim_that_holds_pins_the_boundary_in_the_tries_it_needs(int boundary, int claimed, int tries)
     {
         int tried = 0;
-        int found = CapabilityProbes.LargestAccepted(4_096, claimed, length => ++tried > 0 && length <= boundary);
+        int found = CapabilityProbes.LargestAccepted(4_096, claimed, length => ++tried > 0 && length <= boundary).LargestAcceptedBytes;
 
         Assert.Equal(Math.Min(boundary, 4_096), found);
         Assert.Equal(tries, tried);
@@ -142,7 +144,41 @@ public sealed class ProbeTests(MeasuredRows rows)
     [InlineData(1_000, 100_000)]
     [InlineData(0, 511)]
     public void A_claim_that_does_not_hold_is_disproved_and_the_boundary_searched(int boundary, int claimed) =>
-        Assert.Equal(boundary, CapabilityProbes.LargestAccepted(4_096, claimed, length => length <= boundary ? true : throw new ArgumentException("too long")));
+        Assert.Equal(
+            boundary,
+            CapabilityProbes.LargestAccepted(4_096, claimed, length => length <= boundary ? true : throw new ArgumentException("too long")).LargestAcceptedBytes);
+
+    [Fact]
+    public void An_error_that_is_not_a_refusal_is_tried_again_before_it_counts_against_the_claim()
+    {
+        var failures = new Dictionary<int, int> { [934] = LengthTrial.Attempts - 1 };
+        SizeMeasurement size = CapabilityProbes.LargestAccepted(4_096, claimed: 934, FailsThenAnswers(failures, boundary: 934), TimeSpan.Zero);
+
+        Assert.Equal(934, size.LargestAcceptedBytes);
+        Assert.Null(size.Error);
+    }
+
+    [Fact]
+    public void An_error_on_every_try_counts_as_a_refusal_and_the_measurement_names_it()
+    {
+        var failures = new Dictionary<int, int> { [934] = int.MaxValue };
+        SizeMeasurement size = CapabilityProbes.LargestAccepted(4_096, claimed: 934, FailsThenAnswers(failures, boundary: 934), TimeSpan.Zero);
+
+        Assert.Equal(933, size.LargestAcceptedBytes);
+        Assert.Contains("934 bytes: IOException: the leader is gone", size.Describe(), StringComparison.Ordinal);
+    }
+
+    /// <summary>Accepts lengths up to <paramref name="boundary"/>, after throwing the number of times <paramref name="failures"/> gives a length.</summary>
+    private static Func<int, bool> FailsThenAnswers(Dictionary<int, int> failures, int boundary) => length =>
+    {
+        if (failures.TryGetValue(length, out int left) && left > 0)
+        {
+            failures[length] = left - 1;
+            throw new IOException("the leader is gone");
+        }
+
+        return length <= boundary;
+    };
 
     [Fact]
     public void The_ADR_table_has_a_measured_row_for_every_store()
