@@ -6,7 +6,7 @@ namespace KvBench.Tests.Evaluation.Probes;
 /// <summary>The scan probe's arithmetic on timings whose shape is known, so its verdicts do not depend on this machine's noise.</summary>
 public sealed class PrefixScanClassificationTests
 {
-    private static readonly int[] s_sizes = [250, 1_000, 4_000, 16_000, 64_000];
+    private static readonly IReadOnlyList<int> s_sizes = ProbeSettings.Default.ScanStoreSizes;
 
     [Fact]
     public void A_seek_whose_cost_grows_with_the_tree_depth_is_an_ordered_index()
@@ -22,7 +22,7 @@ public sealed class PrefixScanClassificationTests
     public void A_full_scan_with_a_setup_cost_the_size_of_the_smallest_store_is_still_a_full_scan()
     {
         // Memory's shape: a per-record step plus a setup as large as scanning the smallest store.
-        ScanMeasurement scan = Measure(records => (20.0 * 250) + (20.0 * records));
+        ScanMeasurement scan = Measure(records => (20.0 * s_sizes[0]) + (20.0 * records));
 
         Assert.Equal(ScanVerdict.FullScan, scan.Verdict);
         Assert.InRange(scan.Exponent, 0.8, 1.0);
