@@ -53,7 +53,7 @@ internal static class DecisionEvidenceTables
                 $"the store closed (its directory's size then is the bytes on disk), reopened, then {settings.Rounds}" +
                 $" rounds on it, each {settings.Warmup.TotalSeconds:0.#} s unmeasured and " +
                 $"{settings.Duration.TotalSeconds:0.#} s measured, every read checked against what was written. A " +
-                $"figure is the median round, its interval the least to the most. The {DecisionMeasurer.FloorRow} " +
+                $"figure is the median round, its interval where a further round is expected 95% of the time. The {DecisionMeasurer.FloorRow} " +
                 $"row is the floor: an in-memory dictionary, whose rate is what KvBench's runner can drive at all.").AppendLine();
         var table = new MarkdownTable(
             "Option", "Round", "ops/s", "Latency p50 / p99 per operation", "CPU per op", "Allocated per op",

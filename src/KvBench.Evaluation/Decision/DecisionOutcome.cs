@@ -46,7 +46,8 @@ public readonly record struct ScoreInterval(double Low, double Value, double Hig
 /// driver where less is better), clamped to ±3: at the threshold it scores 0, at twice the threshold 1, at eight times
 /// or more 3, so one driver far beyond what the team needs cannot outweigh the others. A yes-or-no driver scores 3 or
 /// −3. The scores are averaged by weight. A figure bounded by KvBench itself (<see cref="Figure.LimitedBy"/>) is a
-/// floor of the store's own, so its score reaches up to the clamp: two such options always overlap on it.
+/// floor of the store's own, so its score reaches up to the clamp: two such options always overlap on it. A figure of
+/// one round of a measurement that varies (<see cref="Figure.SpreadUnknown"/>) reaches both ends of the scale.
 /// </remarks>
 public sealed class DecisionOutcome
 {
@@ -175,6 +176,15 @@ public sealed class DecisionOutcome
             {
                 // An unmeasured figure could be anything: it widens the interval both ways and moves the value nowhere.
                 low -= share * Clamp;
+                high += share * Clamp;
+                continue;
+            }
+
+            if (figure.SpreadUnknown)
+            {
+                // Another run could land anywhere: the value counts, the interval reaches both ends of the scale.
+                low -= share * Clamp;
+                value += share * DriverScore(driver, figure.Value);
                 high += share * Clamp;
                 continue;
             }

@@ -221,7 +221,7 @@ public static class DecisionRecord
         }
     }
 
-    /// <summary>"p99 get ≤ 2 ms: [1.3 ms (1.1 ms to 1.4 ms over 3 rounds)](#workload-rounds)".</summary>
+    /// <summary>"p99 get ≤ 2 ms: [1.3 ms (1.1 ms to 1.4 ms expected from 3 rounds)](#workload-rounds)".</summary>
     private static string Figure(DriverVerdict verdict) =>
         $"{verdict.Driver.Name} ({verdict.Driver.Threshold()}): {Linked(verdict)}";
 

@@ -41,7 +41,7 @@ public static class DriverText
         };
     }
 
-    /// <summary>The figure with its interval: "31,800 ops/s (29,100 to 32,300 over 3 rounds)".</summary>
+    /// <summary>The figure with its interval: "31,800 ops/s (29,100 to 32,300 expected from 3 rounds)".</summary>
     public static string FormatFigure(this Driver driver, Figure figure)
     {
         ArgumentNullException.ThrowIfNull(driver);
@@ -52,8 +52,9 @@ public static class DriverText
         }
 
         string interval = figure.Samples > 1 && figure.Low != figure.High
-            ? string.Create(s_numbers, $" ({driver.Format(figure.Low)} to {driver.Format(figure.High)} over {figure.Samples} rounds)")
-            : figure.Samples > 1 ? string.Create(s_numbers, $" (every one of {figure.Samples} rounds)") : string.Empty;
+            ? string.Create(s_numbers, $" ({driver.Format(figure.Low)} to {driver.Format(figure.High)} expected from {figure.Samples} rounds)")
+            : figure.Samples > 1 ? string.Create(s_numbers, $" (every one of {figure.Samples} rounds)")
+            : figure.SpreadUnknown ? " (one round: its spread is unknown)" : string.Empty;
         return driver.Format(figure.Value) + interval + (figure.LimitedBy is null ? string.Empty : " †");
     }
 

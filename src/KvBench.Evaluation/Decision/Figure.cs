@@ -1,3 +1,5 @@
+using KvBench.Evaluation.Measuring;
+
 namespace KvBench.Evaluation.Decision;
 
 /// <summary>
@@ -5,8 +7,8 @@ namespace KvBench.Evaluation.Decision;
 /// record its evidence is. A figure that could not be measured carries the reason instead of a value.
 /// </summary>
 /// <param name="Value">The figure: the median of the rounds, or the one measurement; in the driver's base unit.</param>
-/// <param name="Low">The interval's low end: the least any round measured.</param>
-/// <param name="High">The interval's high end: the most any round measured.</param>
+/// <param name="Low">The interval's low end (see <see cref="FromRounds"/>).</param>
+/// <param name="High">The interval's high end (see <see cref="FromRounds"/>).</param>
 /// <param name="Samples">How many rounds or measurements the interval rests on.</param>
 /// <param name="Evidence">The evidence table the figure comes from, as the record's heading anchor.</param>
 public sealed record Figure(double Value, double Low, double High, int Samples, string Evidence)
@@ -24,13 +26,29 @@ public sealed record Figure(double Value, double Low, double High, int Samples, 
     /// <summary>Whether the measurement was skipped because a must-driver had already put the option out.</summary>
     public bool Skipped { get; init; }
 
+    /// <summary>
+    /// Whether the figure is one round of a measurement that varies from round to round, so how far another run could
+    /// land from it is unknown: its verdict is read from its value, but it ranks no option above another.
+    /// </summary>
+    public bool SpreadUnknown { get; init; }
+
     /// <summary>Whether a value was measured.</summary>
     public bool IsMeasured => Unmeasured is null;
 
     /// <summary>A figure measured once: its interval is the value itself.</summary>
     public static Figure Once(double value, string evidence) => new(value, value, value, 1, evidence);
 
-    /// <summary>A figure from several rounds: the median, between the least and the most.</summary>
+    /// <summary>
+    /// A figure from rounds of a measurement that varies: the median, in the interval where a further round is expected
+    /// 95% of the time (Student's t prediction interval over the rounds' logarithms, or over the rounds themselves when one
+    /// is zero), and never narrower than the least to the most measured.
+    /// </summary>
+    /// <remarks>
+    /// The least to the most of a few rounds is where a further round lands only about as often as not (of three rounds,
+    /// half the time), so two runs of the same decision each called a different option clear of the other. The decision
+    /// asks what another run would measure, and the prediction interval answers that; with one round nothing says how
+    /// far another would land (<see cref="SpreadUnknown"/>).
+    /// </remarks>
     public static Figure FromRounds(IReadOnlyList<double> rounds, string evidence)
     {
         ArgumentNullException.ThrowIfNull(rounds);
@@ -40,8 +58,21 @@ public sealed record Figure(double Value, double Low, double High, int Samples, 
         }
 
         double[] sorted = [.. rounds.Order()];
-        double median = sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-        return new(median, sorted[0], sorted[^1], sorted.Length, evidence);
+        double median = RatioInterval.Median(sorted);
+        if (sorted.Length == 1)
+        {
+            return new(median, median, median, 1, evidence) { SpreadUnknown = true };
+        }
+
+        bool positive = sorted[0] > 0;
+        double[] scaled = positive ? [.. sorted.Select(value => Math.Log(value))] : sorted;
+        double mean = scaled.Average();
+        double deviation = Math.Sqrt(scaled.Sum(value => (value - mean) * (value - mean)) / (scaled.Length - 1));
+        double halfWidth = RatioInterval.StudentT975(scaled.Length - 1) * deviation * Math.Sqrt(1 + (1.0 / scaled.Length));
+        (double low, double high) = halfWidth == 0 ? (sorted[0], sorted[^1])
+            : positive ? (Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth))
+            : (Math.Max(0, mean - halfWidth), mean + halfWidth);
+        return new(median, Math.Min(low, sorted[0]), Math.Max(high, sorted[^1]), sorted.Length, evidence);
     }
 
     /// <summary>No figure, for <paramref name="reason"/>.</summary>
