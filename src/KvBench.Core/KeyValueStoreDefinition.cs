@@ -57,6 +57,23 @@ public abstract class KeyValueStoreDefinition
     /// </summary>
     public virtual string? CheckAvailability() => null;
 
+    /// <summary>
+    /// The files in <paramref name="directory"/> (a full path, holding a closed store of this row) that hold the store's
+    /// data: KvBench.Testing's damaged-file suite flips bits in them, and the store must then refuse with
+    /// <see cref="StoreDamagedException"/> or read every record right. Leave out files whose damage means nothing (a
+    /// lock file). Default: none, and that suite skips the row saying so.
+    /// </summary>
+    /// <param name="directory">A directory the row's store was written to and closed in.</param>
+    public virtual IReadOnlyList<string> DataFiles(string directory) => [];
+
+    /// <summary>
+    /// Why the store cannot take KvBench.Testing's disk-full round (its data lives outside its directory, its engine
+    /// stops the process on a full disk), or <see langword="null"/> when it can: a write on a full file system fails with
+    /// <see cref="StoreFullException"/>, every write acknowledged before it is kept, and writes succeed again once space
+    /// is freed. Default: it can.
+    /// </summary>
+    public virtual string? CheckDiskFullRound() => null;
+
     /// <inheritdoc/>
     public override string ToString() => Name;
 }
