@@ -15,6 +15,10 @@ public sealed class DropsPutsMultiProcessTests : MultiProcessSuite<DropsEverySev
 
 public sealed class DropsPutsCrashTests : CrashSuite<DropsEverySeventhPutDefinition>;
 
+public sealed class DropsPutsDiskFullTests : DiskFullSuite<DropsEverySeventhPutDefinition>;
+
+public sealed class DropsPutsDamagedFileTests : DamagedFileSuite<DropsEverySeventhPutDefinition>;
+
 public sealed class StaleConformanceTests : ConformanceSuite<StaleAfterReopenDefinition>;
 
 public sealed class StaleLifetimeTests : LifetimeSuite<StaleAfterReopenDefinition>;
@@ -23,6 +27,10 @@ public sealed class StaleMultiProcessTests : MultiProcessSuite<StaleAfterReopenD
 
 public sealed class StaleCrashTests : CrashSuite<StaleAfterReopenDefinition>;
 
+public sealed class StaleDiskFullTests : DiskFullSuite<StaleAfterReopenDefinition>;
+
+public sealed class StaleDamagedFileTests : DamagedFileSuite<StaleAfterReopenDefinition>;
+
 public sealed class NoLockConformanceTests : ConformanceSuite<NoLockDefinition>;
 
 public sealed class NoLockLifetimeTests : LifetimeSuite<NoLockDefinition>;
@@ -30,3 +38,7 @@ public sealed class NoLockLifetimeTests : LifetimeSuite<NoLockDefinition>;
 public sealed class NoLockMultiProcessTests : MultiProcessSuite<NoLockDefinition>;
 
 public sealed class NoLockCrashTests : CrashSuite<NoLockDefinition>;
+
+public sealed class NoLockDiskFullTests : DiskFullSuite<NoLockDefinition>;
+
+public sealed class NoLockDamagedFileTests : DamagedFileSuite<NoLockDefinition>;

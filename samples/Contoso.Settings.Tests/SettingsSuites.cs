@@ -13,3 +13,7 @@ public sealed class SettingsLifetimeTests : LifetimeSuite<ContosoSettingsDefinit
 public sealed class SettingsMultiProcessTests : MultiProcessSuite<ContosoSettingsDefinition>;
 
 public sealed class SettingsCrashTests : CrashSuite<ContosoSettingsDefinition>;
+
+public sealed class SettingsDiskFullTests : DiskFullSuite<ContosoSettingsDefinition>;
+
+public sealed class SettingsDamagedFileTests : DamagedFileSuite<ContosoSettingsDefinition>;

@@ -62,6 +62,10 @@ public abstract class SettingsDefinition : KeyValueStoreDefinition
     /// <inheritdoc/>
     public override bool HoldsStore(string directory) => File.Exists(Path.Combine(directory, SettingsStore.FileName));
 
+    /// <summary>The database and, if a writer left one, its write-ahead log; SQLite's shared-memory index holds no data.</summary>
+    public override IReadOnlyList<string> DataFiles(string directory) =>
+        [.. new[] { SettingsStore.FileName, $"{SettingsStore.FileName}-wal" }.Select(name => Path.Combine(directory, name)).Where(File.Exists)];
+
     private static string Version(Assembly assembly) =>
         assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0]
             ?? assembly.GetName().Version?.ToString()

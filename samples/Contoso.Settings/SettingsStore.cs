@@ -88,7 +88,7 @@ public sealed class SettingsStore : IKeyValueStore
 
             if (fault == SettingsFault.StaleAfterReopen)
             {
-                _warmCache = WarmCache.For(_directory, ReadAll);
+                _warmCache = WarmCache.For(_directory, () => Run(ReadAll));
             }
         }
         catch (SqliteException error)
@@ -371,18 +371,21 @@ public sealed class SettingsStore : IKeyValueStore
         {
             return operation();
         }
-        catch (SqliteException error)
+        catch (Exception error) when (error is SqliteException or JsonException or InvalidDataException)
         {
             throw Typed(error);
         }
     }
 
     /// <summary>What SQLite's error means to a caller of the contract: damaged files and a full disk are typed.</summary>
-    private KeyValueStoreException Typed(SqliteException error) => error.SqliteErrorCode switch
+    private KeyValueStoreException Typed(Exception error) => error switch
     {
-        SqliteCorrupt or SqliteNotADatabase => new StoreDamagedException(Name, _directory, error),
-        SqliteFull => new StoreFullException(Name, _directory, error),
-        _ => new KeyValueStoreException($"{Name} at '{_directory}' failed: {error.Message}", error),
+        SqliteException { SqliteErrorCode: SqliteCorrupt or SqliteNotADatabase } => new StoreDamagedException(Name, _directory, error),
+        SqliteException { SqliteErrorCode: SqliteFull } => new StoreFullException(Name, _directory, error),
+        SqliteException => new KeyValueStoreException($"{Name} at '{_directory}' failed: {error.Message}", error),
+
+        // A value that is not the document this store writes was damaged in the file, where SQLite keeps no checksum.
+        _ => new StoreDamagedException(Name, _directory, error),
     };
 
     private void Validate(ReadOnlySpan<byte> key, int valueBytes)

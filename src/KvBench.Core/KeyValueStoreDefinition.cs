@@ -57,6 +57,35 @@ public abstract class KeyValueStoreDefinition
     /// </summary>
     public virtual string? CheckAvailability() => null;
 
+    /// <summary>
+    /// Makes the checks kvbench makes before it calls <see cref="Open"/>, for a caller that opens the store itself (the
+    /// suites of KvBench.Testing): the row is available, <see cref="Capabilities"/> offers the tier asked for, and a
+    /// read-only or secondary open finds a store in the directory (<see cref="HoldsStore"/>), so such an open creates
+    /// nothing.
+    /// </summary>
+    /// <param name="options">The options the store is about to be opened with.</param>
+    /// <exception cref="StoreUnavailableException"><see cref="CheckAvailability"/> gave a reason.</exception>
+    /// <exception cref="DurabilityNotOfferedException">The row keeps data, but not at the tier asked for.</exception>
+    /// <exception cref="StoreNotFoundException">A read-only or secondary open found no store.</exception>
+    public void CheckOpen(StoreOptions options) => OpenChecks.Check(Name, options, CheckAvailability(), Capabilities.Durability, HoldsStore);
+
+    /// <summary>
+    /// The files in <paramref name="directory"/> (a full path, holding a closed store of this row) that hold the store's
+    /// data: KvBench.Testing's damaged-file suite flips bits in them, and the store must then refuse with
+    /// <see cref="StoreDamagedException"/> or read every record right. Leave out files whose damage means nothing (a
+    /// lock file). Default: none, and that suite skips the row saying so.
+    /// </summary>
+    /// <param name="directory">A directory the row's store was written to and closed in.</param>
+    public virtual IReadOnlyList<string> DataFiles(string directory) => [];
+
+    /// <summary>
+    /// Why the store cannot take KvBench.Testing's disk-full round (its data lives outside its directory, its engine
+    /// stops the process on a full disk), or <see langword="null"/> when it can: a write on a full file system fails with
+    /// <see cref="StoreFullException"/>, every write acknowledged before it is kept, and writes succeed again once space
+    /// is freed. Default: it can.
+    /// </summary>
+    public virtual string? CheckDiskFullRound() => null;
+
     /// <inheritdoc/>
     public override string ToString() => Name;
 }

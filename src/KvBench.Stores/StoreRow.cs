@@ -139,23 +139,9 @@ public abstract class StoreRow
     /// <exception cref="KeyValueStoreException">The engine failed to open the store for another reason.</exception>
     public IKeyValueStore Open(StoreOptions options)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        if (UnavailableReasonFor(options) is { } reason)
-        {
-            throw new StoreUnavailableException(Name, reason);
-        }
-
-        if (!OpensAt(options.Durability))
-        {
-            throw new DurabilityNotOfferedException(Name, options.Durability, Declared.Durability);
-        }
-
-        // Checked here, before any adapter runs, so an open that was asked only to read never creates a directory or a
-        // file, and every row answers a missing store with the same error.
-        if (options.Access != StoreAccess.ReadWrite && !HoldsStore(Path.GetFullPath(options.Directory)))
-        {
-            throw new StoreNotFoundException(Name, options.Directory, options.Access);
-        }
+        // Checked before any adapter runs, so an open that was asked only to read never creates a directory or a file,
+        // and every row, KvBench's or a team's, answers a bad open with the same error.
+        OpenChecks.Check(Name, options, UnavailableReasonFor(options), Declared.Durability, HoldsStore);
 
         try
         {

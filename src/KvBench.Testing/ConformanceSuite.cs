@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 
 using KvBench.Core;
@@ -13,11 +12,6 @@ namespace KvBench.Testing;
 /// StoreOptions)"/>) and names its rows in three static members that the theories find by name on the class being run
 /// (xUnit looks a <c>MemberData</c> member up on the test class and its base classes).
 /// </summary>
-[
-    SuppressMessage(
-        "Usage",
-        "xUnit1015:MemberData must reference an existing member",
-        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class ConformanceSuite : StoreSuite
 {
     /// <summary>The longest key or value the suite writes for real; past it, a limit is checked only by refusal.</summary>

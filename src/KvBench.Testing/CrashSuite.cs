@@ -1,4 +1,3 @@
-using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 
 using KvBench.Core;
@@ -10,11 +9,6 @@ namespace KvBench.Testing;
 /// is killed with SIGKILL at a random moment, round after round; the store must reopen with every acknowledged record
 /// and its exact bytes. <c>KVBENCH_CRASH_ROUNDS</c> sets the rounds (three unless set).
 /// </summary>
-[
-    SuppressMessage(
-        "Usage",
-        "xUnit1015:MemberData must reference an existing member",
-        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class CrashSuite : StoreSuite
 {
     private const int DefaultRounds = 3;

@@ -46,23 +46,7 @@ public static class DefinitionRows<TDefinition>
     /// </summary>
     public static IKeyValueStore Open(StoreOptions options)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        if (Definition.CheckAvailability() is { } reason)
-        {
-            throw new StoreUnavailableException(Definition.Name, reason);
-        }
-
-        DurabilityTiers offered = Definition.Capabilities.Durability;
-        if (offered != DurabilityTiers.None && !offered.Offers(options.Durability))
-        {
-            throw new DurabilityNotOfferedException(Definition.Name, options.Durability, offered);
-        }
-
-        if (options.Access != StoreAccess.ReadWrite && !Definition.HoldsStore(Path.GetFullPath(options.Directory)))
-        {
-            throw new StoreNotFoundException(Definition.Name, options.Directory, options.Access);
-        }
-
+        Definition.CheckOpen(options);
         return Definition.Open(options);
     }
 }

@@ -31,6 +31,12 @@ public sealed class KvBenchProcess
     /// <summary>kvbench's exit code when another process holds the store.</summary>
     public const int StoreLocked = 3;
 
+    /// <summary>kvbench's exit code when <c>verify</c> read records that are not what was written.</summary>
+    public const int VerificationFailed = 5;
+
+    /// <summary>kvbench's exit code when the store's files are damaged (<see cref="Core.StoreDamagedException"/>).</summary>
+    public const int StoreDamaged = 8;
+
     /// <summary>The <c>kvbench</c> this test process runs (see <see cref="Variable"/>).</summary>
     public static KvBenchProcess Locate()
     {

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Diagnostics.CodeAnalysis;
 
 using KvBench.Core;
 
@@ -11,11 +10,6 @@ namespace KvBench.Testing;
 /// and a store that keeps its data reopens with every record intact. KvBench runs it over its rows; a team derives
 /// <see cref="LifetimeSuite{TDefinition}"/>.
 /// </summary>
-[
-    SuppressMessage(
-        "Usage",
-        "xUnit1015:MemberData must reference an existing member",
-        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class LifetimeSuite : StoreSuite
 {
     private const int Records = 200;

@@ -1,5 +1,3 @@
-using System.Diagnostics.CodeAnalysis;
-
 using KvBench.Core;
 
 namespace KvBench.Testing;
@@ -11,11 +9,6 @@ namespace KvBench.Testing;
 /// there afterwards; OneWriter, the second writer is locked out with the typed error and a read-only open reads;
 /// Exclusive, every second open is locked out.
 /// </summary>
-[
-    SuppressMessage(
-        "Usage",
-        "xUnit1015:MemberData must reference an existing member",
-        Justification = "Each test class that runs the suite declares the members; this class is abstract and never run.")]
 public abstract class MultiProcessSuite : StoreSuite
 {
     private const int LoadedFirst = 200;

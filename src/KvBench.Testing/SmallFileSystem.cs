@@ -1,25 +1,30 @@
 using System.Diagnostics;
 
-
-namespace KvBench.Tests.Stores.Conformance.Failures;
+namespace KvBench.Testing;
 
 /// <summary>
 /// A size-limited tmpfs mounted on a fresh directory, for filling a disk without filling the machine's; unmounted and
-/// removed on dispose. Mounting needs root (CAP_SYS_ADMIN), which the machines KvBench is built and tested on give.
+/// removed on dispose. Mounting needs root (CAP_SYS_ADMIN), which the machines KvBench is built and tested on give;
+/// where it is refused, <see cref="DiskFullSuite"/> skips and says why.
 /// </summary>
 public sealed class SmallFileSystem : IDisposable
 {
     private readonly TempDirectory _mountPoint = new();
 
+    /// <summary>Mounts a file system of <paramref name="sizeBytes"/> bytes.</summary>
+    /// <exception cref="InvalidOperationException">The mount failed, most often for want of root.</exception>
     public SmallFileSystem(long sizeBytes)
     {
         Run("mount", "-t", "tmpfs", "-o", $"size={sizeBytes}", "tmpfs", _mountPoint.Path);
     }
 
+    /// <summary>The mount point's full path.</summary>
     public string Path => _mountPoint.Path;
 
+    /// <summary>The bytes the file system has free now.</summary>
     public long FreeBytes => new DriveInfo(Path).AvailableFreeSpace;
 
+    /// <summary>The full path of <paramref name="name"/> on the file system.</summary>
     public string Combine(string name) => _mountPoint.Combine(name);
 
     /// <summary>Writes a file of <paramref name="bytes"/> zero bytes (tmpfs allocates them), to be deleted to free space.</summary>
@@ -36,6 +41,7 @@ public sealed class SmallFileSystem : IDisposable
         return path;
     }
 
+    /// <summary>Unmounts the file system and removes the mount point.</summary>
     public void Dispose()
     {
         // Lazy: a store's file a finalizer has not closed yet must not keep the mount, and the directory, alive.
