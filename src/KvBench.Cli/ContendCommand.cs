@@ -88,8 +88,7 @@ internal static class ContendCommand
                     ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
                     parseResult.InvocationConfiguration.Error.WriteLine)
                 .GetAwaiter().GetResult());
-            return WorkloadCommands.Report(parseResult, ran, (command, machine) =>
-                new CommandResults<IReadOnlyList<ImportContentionResult>>(CommandResults.ContentionKind, command, machine, ran.Results));
+            return WorkloadCommands.Report(parseResult, ran, CommandResults.ContentionKind);
         });
         return command;
     }

@@ -160,10 +160,11 @@ internal static class WorkloadCommands
             }
 
             RanAlone<WorkloadResult> ran = WorkloadSection.RunWorkloadAlone(store, spec, run);
+            // A list of one, as ycsb writes its runs: one kind of file for the one table both print.
             return Report(
                 parseResult,
-                ran,
-                (command, machine) => new CommandResults<IReadOnlyList<WorkloadResult>>(CommandResults.WorkloadsKind, command, machine, [ran.Results]),
+                new RanAlone<IReadOnlyList<WorkloadResult>>(ran.Markdown, [ran.Results], ran.Problems),
+                CommandResults.WorkloadsKind,
                 intervalLogs: [ran.Results],
                 dataDirectory: parseResult.GetValue(StoreArguments.Directory));
         });
@@ -202,11 +203,7 @@ internal static class WorkloadCommands
                     parseResult.InvocationConfiguration.Error.WriteLine,
                     loads,
                     directory => new StoreOptions { Directory = directory, Durability = durability })));
-            return Report(
-                parseResult,
-                ran,
-                (command, machine) => new CommandResults<IReadOnlyList<WorkloadResult>>(CommandResults.WorkloadsKind, command, machine, ran.Results),
-                intervalLogs: ran.Results);
+            return Report(parseResult, ran, CommandResults.WorkloadsKind, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -257,18 +254,14 @@ internal static class WorkloadCommands
                 return Report(
                     parseResult,
                     scale,
-                    (command, machine) => new CommandResults<IReadOnlyList<ScalePoint>>(CommandResults.ScaleSweepKind, command, machine, scale.Results),
+                    CommandResults.ScaleSweepKind,
                     intervalLogs: scale.Results.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]));
             }
 
             RanAlone<IReadOnlyList<WorkloadResult>> threads = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSection.RunThreadSweepAlone(
                     Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-            return Report(
-                parseResult,
-                threads,
-                (command, machine) => new CommandResults<IReadOnlyList<WorkloadResult>>(CommandResults.ThreadSweepKind, command, machine, threads.Results),
-                intervalLogs: threads.Results);
+            return Report(parseResult, threads, CommandResults.ThreadSweepKind, intervalLogs: threads.Results);
         });
         return command;
     }
@@ -361,27 +354,29 @@ internal static class WorkloadCommands
     /// </summary>
     /// <param name="parseResult">The command line.</param>
     /// <param name="ran">What the section printed and measured.</param>
-    /// <param name="results">
-    /// The results file of what it measured, given the command line and the machine; <see langword="null"/> for the
-    /// measurements alone, as bare JSON.
+    /// <param name="kind">
+    /// The kind of results file to write (<see cref="CommandResults"/>); <see langword="null"/> for the measurements
+    /// alone, as bare JSON.
     /// </param>
     /// <param name="intervalLogs">The runs whose latencies over time go beside the results file.</param>
     /// <param name="dataDirectory">Where the stores were, for the machine's file system; default: --work-dir or the temp folder.</param>
     internal static int Report<TResults>(
-        ParseResult parseResult, RanAlone<TResults> ran, Func<string, MachineInfo, CommandResults>? results = null,
-        IEnumerable<WorkloadResult>? intervalLogs = null, string? dataDirectory = null)
+        ParseResult parseResult, RanAlone<TResults> ran, string? kind = null, IEnumerable<WorkloadResult>? intervalLogs = null,
+        string? dataDirectory = null)
+        where TResults : class
     {
         parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
-            if (results is null)
+            if (kind is null)
             {
                 File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
             }
             else
             {
                 string directory = dataDirectory ?? parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.GetTempPath();
-                results(CommandLine(parseResult), MachineInfo.Collect(directory)).WriteAsync(file.FullName).GetAwaiter().GetResult();
+                new CommandResults<TResults>(kind, CommandLine(parseResult), MachineInfo.Collect(directory), ran.Results)
+                    .WriteAsync(file.FullName).GetAwaiter().GetResult();
             }
 
             // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.

@@ -14,9 +14,9 @@ namespace KvBench.Evaluation.Reports.Results;
 /// <summary>
 /// The envelope every KvBench results file shares, whatever run it holds: the layout's name and version, the kind of
 /// run (<see cref="Kind"/>), KvBench's version, the command, when and on which machine it measured and each row's
-/// engine. <see cref="Read(string)"/> dispatches on the kind, so <c>kvbench render</c> and <c>kvbench compare</c> take any of
-/// them. The layout is documented in docs/results-file.md; a change that a reader of an older file would misread raises
-/// <see cref="CurrentVersion"/>.
+/// engine. <see cref="Read(string)"/> dispatches on the kind, so <c>kvbench render</c> and <c>kvbench compare</c>
+/// take any of them. The layout is documented in docs/results-file.md; a change that a reader of an older file would
+/// misread raises <see cref="CurrentVersion"/>.
 /// </summary>
 public abstract record ResultsFile
 {
