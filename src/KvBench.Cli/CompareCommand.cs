@@ -12,7 +12,10 @@ internal static class CompareCommand
 
     public static Command Create()
     {
-        var baseFile = new Argument<FileInfo>("base") { Description = "The results file to compare against (an adr run's, or --json of run, ycsb or sweep)." };
+        var baseFile = new Argument<FileInfo>("base")
+        {
+            Description = "The results file to compare against (adr, decide, the evaluation, or --json of run, ycsb, sweep, contend).",
+        };
         var newFile = new Argument<FileInfo>("new") { Description = "The results file to judge." };
         Option<double> threshold = new Option<double>("--threshold")
         {

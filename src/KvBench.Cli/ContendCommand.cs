@@ -2,6 +2,8 @@ using System.CommandLine;
 
 using KvBench.Evaluation.Decision;
 using KvBench.Evaluation.MultiProcess;
+using KvBench.Evaluation.Reports.Results;
+using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Contention;
 using KvBench.Stores;
 
@@ -77,17 +79,16 @@ internal static class ContendCommand
             IEnumerable<string> rows = parseResult.GetValue(stores) is { Length: > 0 } names
                 ? names.Select(StoreArguments.CanonicalName)
                 : StoreCatalog.AvailableNames;
-            return WorkloadCommands.Report(
-                parseResult,
-                WorkloadCommands.InScratch(parseResult, scratch =>
-                    ContentionSection.RunAloneAsync(
-                        KvBenchCli.Locate(),
-                        rows,
-                        settings,
-                        scratch,
-                        ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
-                        parseResult.InvocationConfiguration.Error.WriteLine)
-                    .GetAwaiter().GetResult()));
+            RanAlone<IReadOnlyList<ImportContentionResult>> ran = WorkloadCommands.InScratch(parseResult, scratch =>
+                ContentionSection.RunAloneAsync(
+                    KvBenchCli.Locate(),
+                    rows,
+                    settings,
+                    scratch,
+                    ProfileArguments.Choose(parseResult, StoreArguments.Durability, profile, given => given.Durability),
+                    parseResult.InvocationConfiguration.Error.WriteLine)
+                .GetAwaiter().GetResult());
+            return WorkloadCommands.Report(parseResult, ran, CommandResults.ContentionKind);
         });
         return command;
     }

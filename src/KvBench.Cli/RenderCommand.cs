@@ -1,18 +1,16 @@
 using System.CommandLine;
 
 using KvBench.Evaluation.Comparison;
-using KvBench.Evaluation.Reports;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Results;
-using KvBench.Evaluation.Workload;
 
 namespace KvBench.Cli;
 
 /// <summary>
-/// <c>render</c>: an ADR file and its charts drawn again from the results file a run left (<see cref="RunResults"/>),
-/// measuring nothing: to redraw tables after a change to how they print, or from a run on another machine. A file of
-/// workload runs (<c>--json</c> of <c>run</c>, <c>ycsb</c> or <c>sweep</c>) is drawn as its table and each run over
-/// time (<see cref="RunsOverTime"/>).
+/// <c>render</c>: the markdown a run wrote or printed, and its charts, drawn again from the results file it left
+/// (<see cref="ResultsFile"/>), measuring nothing: to redraw tables after a change to how they print, or from a run on
+/// another machine. An adr run's file gives its ADR file, a decision's its record, and a workload or contention
+/// command's the tables it printed with each workload run over time (<see cref="RunsOverTime"/>).
 /// </summary>
 internal static class RenderCommand
 {
@@ -20,14 +18,14 @@ internal static class RenderCommand
     {
         var results = new Argument<FileInfo>("results")
         {
-            Description = "The results file an adr or evaluation run wrote (*.results.json), or --json of run, ycsb or sweep.",
+            Description = "The results file of adr, decide or the evaluation, or the --json of run, ycsb, sweep or contend.",
         };
         var output = new Option<FileInfo?>("--output", "-o")
         {
             Description = "The markdown file to write; its charts go beside it (default: the results file's name with .md).",
             HelpName = "file",
         };
-        var command = new Command("render", "Draws an ADR file and its charts again from a run's results file, or workload runs over time.")
+        var command = new Command("render", "Draws a run's markdown and charts again from its results file, measuring nothing.")
         {
             results, output,
         };
@@ -38,18 +36,10 @@ internal static class RenderCommand
             ChartImages charts;
             try
             {
-                if (RunResults.IsResultsFile(input.FullName))
-                {
-                    AdrReport report = RunResults.ReadReport(input.FullName);
-                    Directory.CreateDirectory(Path.GetDirectoryName(file)!);
-                    charts = await report.WriteAsync(file, results: false).ConfigureAwait(false);
-                }
-                else
-                {
-                    IReadOnlyList<WorkloadResult> runs = RunsOverTime.Read(input.FullName);
-                    Directory.CreateDirectory(Path.GetDirectoryName(file)!);
-                    charts = await RunsOverTime.WriteAsync(runs, file, input.FullName).ConfigureAwait(false);
-                }
+                Directory.CreateDirectory(Path.GetDirectoryName(file)!);
+                charts = ResultsFile.IsResultsFile(input.FullName)
+                    ? await ResultsFile.Read(input.FullName).RenderAsync(file, input.FullName).ConfigureAwait(false)
+                    : await RunsOverTime.RenderAsync(input.FullName, file).ConfigureAwait(false);
             }
             catch (ResultsFileException e)
             {
@@ -59,8 +49,12 @@ internal static class RenderCommand
 
             TextWriter console = parseResult.InvocationConfiguration.Output;
             await console.WriteLineAsync($"Wrote {file}").ConfigureAwait(false);
-            await console.WriteLineAsync(
-                charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);
+            if (charts.Problem is not null || charts.Images.Count > 0)
+            {
+                await console.WriteLineAsync(
+                    charts.Problem ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);
+            }
+
             return ExitCodes.Ok;
         });
         return command;

@@ -4,6 +4,8 @@ using System.Text.Json.Serialization;
 
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
+using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
@@ -18,6 +20,7 @@ namespace KvBench.Cli;
 /// </summary>
 internal static class WorkloadCommands
 {
+    /// <summary>The bare JSON of a command that writes no results file yet (the sqlite suites).</summary>
     private static readonly JsonSerializerOptions s_jsonOptions = new() { WriteIndented = true, Converters = { new JsonStringEnumConverter() } };
 
     /// <summary>
@@ -157,7 +160,13 @@ internal static class WorkloadCommands
             }
 
             RanAlone<WorkloadResult> ran = WorkloadSection.RunWorkloadAlone(store, spec, run);
-            return Report(parseResult, ran, intervalLogs: [ran.Results]);
+            // A list of one, as ycsb writes its runs: one kind of file for the one table both print.
+            return Report(
+                parseResult,
+                new RanAlone<IReadOnlyList<WorkloadResult>>(ran.Markdown, [ran.Results], ran.Problems),
+                CommandResults.WorkloadsKind,
+                intervalLogs: [ran.Results],
+                dataDirectory: parseResult.GetValue(StoreArguments.Directory));
         });
         return command;
     }
@@ -194,7 +203,7 @@ internal static class WorkloadCommands
                     parseResult.InvocationConfiguration.Error.WriteLine,
                     loads,
                     directory => new StoreOptions { Directory = directory, Durability = durability })));
-            return Report(parseResult, ran, intervalLogs: ran.Results);
+            return Report(parseResult, ran, CommandResults.WorkloadsKind, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -242,13 +251,17 @@ internal static class WorkloadCommands
                 RanAlone<IReadOnlyList<ScalePoint>> scale = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                     WorkloadSection.RunScaleSweepAlone(
                         Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-                return Report(parseResult, scale, intervalLogs: scale.Results.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]));
+                return Report(
+                    parseResult,
+                    scale,
+                    CommandResults.ScaleSweepKind,
+                    intervalLogs: scale.Results.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]));
             }
 
             RanAlone<IReadOnlyList<WorkloadResult>> threads = InScratch(parseResult, scratch => LoadProgress.Run(loads =>
                 WorkloadSection.RunThreadSweepAlone(
                     Rows(parseResult), settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine, loads, Options)));
-            return Report(parseResult, threads, intervalLogs: threads.Results);
+            return Report(parseResult, threads, CommandResults.ThreadSweepKind, intervalLogs: threads.Results);
         });
         return command;
     }
@@ -336,15 +349,35 @@ internal static class WorkloadCommands
     }
 
     /// <summary>
-    /// Prints what a section ran alone, writes its results as JSON where asked, and prints each of its problems on a
+    /// Prints what a section ran alone, writes its results file where --json asks, and prints each of its problems on a
     /// line of its own: <see cref="ExitCodes.CheckFailed"/> when there is any.
     /// </summary>
-    internal static int Report<TResults>(ParseResult parseResult, RanAlone<TResults> ran, IEnumerable<WorkloadResult>? intervalLogs = null)
+    /// <param name="parseResult">The command line.</param>
+    /// <param name="ran">What the section printed and measured.</param>
+    /// <param name="kind">
+    /// The kind of results file to write (<see cref="CommandResults"/>); <see langword="null"/> for the measurements
+    /// alone, as bare JSON.
+    /// </param>
+    /// <param name="intervalLogs">The runs whose latencies over time go beside the results file.</param>
+    /// <param name="dataDirectory">Where the stores were, for the machine's file system; default: --work-dir or the temp folder.</param>
+    internal static int Report<TResults>(
+        ParseResult parseResult, RanAlone<TResults> ran, string? kind = null, IEnumerable<WorkloadResult>? intervalLogs = null,
+        string? dataDirectory = null)
+        where TResults : class
     {
         parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
-            File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
+            if (kind is null)
+            {
+                File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
+            }
+            else
+            {
+                string directory = dataDirectory ?? parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.GetTempPath();
+                new CommandResults<TResults>(kind, CommandLine(parseResult), MachineInfo.Collect(directory), ran.Results)
+                    .WriteAsync(file.FullName).GetAwaiter().GetResult();
+            }
 
             // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.
             foreach (WorkloadResult result in (intervalLogs ?? []).Where(result => result.IntervalHistograms is not null))
@@ -361,6 +394,12 @@ internal static class WorkloadCommands
 
         return ran.Problems.Count == 0 ? ExitCodes.Ok : ExitCodes.CheckFailed;
     }
+
+    /// <summary>The command line as typed, to repeat the run.</summary>
+    private static string CommandLine(ParseResult parseResult) =>
+        string.Join(' ', ["kvbench", .. parseResult.Tokens.Select(token => Quoted(token.Value))]);
+
+    private static string Quoted(string word) => word.Contains(' ', StringComparison.Ordinal) ? $"'{word}'" : word;
 
     private static string? UnknownWorkload(string name) => YcsbWorkloads.Find(name) is null ? $"No YCSB workload is named '{name}'; they are A to F." : null;
 

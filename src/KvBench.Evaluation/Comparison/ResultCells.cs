@@ -1,12 +1,15 @@
 using System.Globalization;
 using System.Text.Json;
 
+using KvBench.Evaluation.Reports.Results;
+
 namespace KvBench.Evaluation.Comparison;
 
 /// <summary>
-/// The cells of a results file that <c>kvbench run</c>, <c>ycsb</c> or <c>sweep</c> wrote with <c>--json</c>: every
-/// workload run in it (a single run, a list of them, or the runs inside a scale sweep's points) gives its throughput and
-/// its p99 over the run's timeline of one-second intervals.
+/// The cells of a results file (<see cref="ResultsFile"/>), or of a file that <c>kvbench run</c>, <c>ycsb</c> or
+/// <c>sweep</c> wrote with <c>--json</c> before those were results files: every workload run in it (a single run, a list
+/// of them, or the runs inside a scale sweep's points or a section) gives its throughput and its p99 over the run's
+/// timeline of one-second intervals.
 /// </summary>
 public static class ResultCells
 {
@@ -37,6 +40,12 @@ public static class ResultCells
 
         using (document)
         {
+            if (ResultsFile.IsEnvelope(document.RootElement))
+            {
+                // Refuses a version or kind this build does not know, rather than compare what it may misread.
+                _ = ResultsFile.Read(path, document.RootElement);
+            }
+
             var cells = new List<ResultCell>();
             var seen = new Dictionary<string, int>();
             foreach (JsonElement run in Runs(document.RootElement))

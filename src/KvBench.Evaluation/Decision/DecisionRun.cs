@@ -3,6 +3,7 @@ using System.Diagnostics;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 
 namespace KvBench.Evaluation.Decision;
@@ -45,7 +46,7 @@ public sealed record DecisionRequest
 }
 
 /// <summary>What a decision run produced.</summary>
-/// <param name="File">The record written.</param>
+/// <param name="File">The record written; its results file is beside it (<see cref="ResultsFile.PathFor"/>).</param>
 /// <param name="Outcome">The outcome.</param>
 /// <param name="Problems">Measurements that went wrong (a wrong read, an error): the run is then no result.</param>
 public sealed record DecisionResult(string File, DecisionOutcome Outcome, IReadOnlyList<string> Problems);
@@ -53,7 +54,7 @@ public sealed record DecisionResult(string File, DecisionOutcome Outcome, IReadO
 /// <summary>The one orchestrator of a decision: measure, decide, write the record.</summary>
 public static class DecisionRun
 {
-    /// <summary>Measures what <paramref name="request"/>'s drivers need, decides, and writes the record.</summary>
+    /// <summary>Measures what <paramref name="request"/>'s drivers need, decides, and writes the record and its results file.</summary>
     public static async Task<DecisionResult> RunAsync(DecisionRequest request, KvBenchCli? cli, Action<string>? log = null)
     {
         ArgumentNullException.ThrowIfNull(request);
@@ -67,10 +68,11 @@ public static class DecisionRun
             string file = Path.GetFullPath(request.OutputFile);
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
             string? profileLink = request.ProfilePath is { } profile ? LinkTo(Path.GetFullPath(profile), Path.GetDirectoryName(file)!) : null;
-            string markdown = DecisionRecord.Write(
-                evidence, outcome, MachineInfo.Collect(workDirectory), request.Command, profileLink,
-                DateTimeOffset.UtcNow, Stopwatch.GetElapsedTime(started));
-            await File.WriteAllTextAsync(file, markdown).ConfigureAwait(false);
+            var results = new DecisionResults(
+                request.Command, DateTimeOffset.UtcNow, MachineInfo.Collect(workDirectory), evidence, profileLink, Stopwatch.GetElapsedTime(started));
+            // The record is drawn from its results file as kvbench render draws it, so the two cannot tell different stories.
+            await results.RenderAsync(file, ResultsFile.PathFor(file)).ConfigureAwait(false);
+            await results.WriteAsync(ResultsFile.PathFor(file)).ConfigureAwait(false);
             return new DecisionResult(file, outcome, Problems(evidence));
         }
         finally

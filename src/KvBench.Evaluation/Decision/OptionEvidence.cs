@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Probes;
 using KvBench.Evaluation.Workload;
@@ -24,10 +26,22 @@ public enum DecisionPhase
 }
 
 /// <summary>Everything measured on one option for a decision: the raw results each figure is read from.</summary>
-public sealed class OptionEvidence(string option)
+// A decision's results file fills the measurements read back into the collections the option made.
+[JsonObjectCreationHandling(JsonObjectCreationHandling.Populate)]
+public sealed class OptionEvidence
 {
+    /// <summary>The evidence of row <paramref name="option"/>, nothing measured yet.</summary>
+    public OptionEvidence(string option) => Option = option;
+
+    [JsonConstructor]
+    private OptionEvidence()
+        : this(string.Empty)
+    {
+    }
+
     /// <summary>The row's name.</summary>
-    public string Option { get; } = option;
+    [JsonInclude]
+    public string Option { get; private set; }
 
     /// <summary>
     /// The must-driver figure that put the option out before every measurement was made, or <see langword="null"/>: the

@@ -55,7 +55,7 @@ public static class AdrGenerator
             Directory.CreateDirectory(Path.GetDirectoryName(file)!);
             ChartImages charts = await report.WriteAsync(file).ConfigureAwait(false);
             await output.WriteLineAsync($"Wrote {file}").ConfigureAwait(false);
-            await output.WriteLineAsync($"Results: {RunResults.PathFor(file)}").ConfigureAwait(false);
+            await output.WriteLineAsync($"Results: {ResultsFile.PathFor(file)}").ConfigureAwait(false);
             await output.WriteLineAsync(
                 charts.Problem
                     ?? $"Charts: {charts.Images.Count} PNGs with their data files in {ChartFiles.FolderFor(file)}").ConfigureAwait(false);

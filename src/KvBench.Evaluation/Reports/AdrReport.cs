@@ -40,7 +40,7 @@ public sealed class AdrReport
 
     /// <summary>
     /// Writes the file to <paramref name="markdownFile"/>, the run's results file beside it
-    /// (<see cref="RunResults.PathFor"/>), and its PNG charts, with their data files and gnuplot scripts, into the folder
+    /// (<see cref="ResultsFile.PathFor"/>), and its PNG charts, with their data files and gnuplot scripts, into the folder
     /// beside it (<see cref="ChartFiles.FolderFor"/>), which the file links relatively. What <c>kvbench adr</c>, the
     /// evaluation run and <c>kvbench render</c> call.
     /// </summary>
@@ -54,7 +54,7 @@ public sealed class AdrReport
     {
         if (results)
         {
-            await RunResults.Of(this).WriteAsync(RunResults.PathFor(markdownFile)).ConfigureAwait(false);
+            await RunResults.Of(this).WriteAsync(ResultsFile.PathFor(markdownFile)).ConfigureAwait(false);
         }
 
         string folder = ChartFiles.FolderFor(markdownFile);

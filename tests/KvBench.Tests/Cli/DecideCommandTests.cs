@@ -1,5 +1,6 @@
 using KvBench.Cli;
 using KvBench.Evaluation.Decision;
+using KvBench.Evaluation.Reports.Results;
 
 using static KvBench.Tests.Cli.InProcessCli;
 
@@ -119,6 +120,51 @@ public sealed class DecideCommandTests
             Assert.Contains("* LMDB: Kept after a power cut (≥ 100%): [", markdown, StringComparison.Ordinal);
             Assert.DoesNotContain("Kept after a power cut (≥ 100%): [100%", markdown, StringComparison.Ordinal);
         }
+    }
+
+    [Fact]
+    public void The_records_results_file_renders_the_same_record_byte_for_byte_and_holds_each_figure_with_its_unit()
+    {
+        using var directory = new TempDirectory();
+        string profile = directory.Combine("profile.json");
+        File.WriteAllText(profile, """
+            {
+              "title": "Every kind of evidence, drawn again",
+              "context": "A record drawn from its results file must read as the one the run wrote.",
+              "workload": {
+                "keyBytes": { "min": 16, "max": 64 }, "keyShape": { "prefixes": 8 },
+                "valueBytes": { "buckets": [{ "share": 0.8, "bytes": 100 }, { "share": 0.2, "bytes": "1 KiB" }] },
+                "records": 1000, "mix": { "get": 0.6, "update": 0.3, "scan": 0.1 }, "popularity": { "zipfian": 0.9 }
+              },
+              "drivers": [
+                { "name": "Keys of 1 KiB", "capability": "keyBytes", "atLeast": "1 KiB", "must": true },
+                { "capability": "orderedScans", "weight": 1 },
+                { "throughput": "workload", "atLeast": "1000/s", "weight": 1 },
+                { "latency": "get", "percentile": 99, "atMost": "2 ms", "weight": 1 },
+                { "crashKept": "acknowledged", "atLeast": "100%", "weight": 1 },
+                { "diskBytesPerRecord": true, "atMost": "2 KiB", "weight": 1 },
+                { "allocations": "perOperation", "atMost": "256 B", "weight": 0.5 },
+                { "cpu": "perOperation", "atMost": "50 us", "weight": 0.5 }
+              ],
+              "candidates": ["Sqlite_WAL", "LMDB"]
+            }
+            """);
+        string record = directory.Combine("record.md");
+        (int decided, _, string decideError) = Invoke("decide", "--profile", profile, "--output", record, "--quick");
+        Assert.True(decided == ExitCodes.Ok, decideError);
+        string results = ResultsFile.PathFor(record);
+
+        string again = directory.Combine("again.md");
+        (int rendered, string output, string error) = Invoke("render", results, "--output", again);
+
+        Assert.True(rendered == ExitCodes.Ok, error);
+        Assert.Equal($"Wrote {again}{Environment.NewLine}", output);
+        Assert.Equal(File.ReadAllText(record), File.ReadAllText(again));
+        var read = Assert.IsType<DecisionResults>(ResultsFile.Read(results));
+        Assert.Equal(DecisionResults.DecideKind, read.Kind);
+        Assert.Equal("Every kind of evidence, drawn again", read.Profile.Title);
+        Assert.Contains(read.Figures, figure => figure is { Option: "Sqlite_WAL", Unit: "ops/s", Samples: > 0, Unmeasured: null });
+        Assert.Contains(read.Figures, figure => figure is { Option: "LMDB", Driver: "Keys of 1 KiB", Unit: "bytes", Value: 511 });
     }
 
     [Fact]

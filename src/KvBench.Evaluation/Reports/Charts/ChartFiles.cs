@@ -28,6 +28,10 @@ public static class ChartFiles
     public static string FolderFor(string markdownFile) =>
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(markdownFile))!, Path.GetFileNameWithoutExtension(markdownFile) + "-charts");
 
+    /// <summary>What a markdown file without charts has beside it: no folder, nothing drawn, nothing missing.</summary>
+    public static ChartImages None(string markdownFile) =>
+        new(Path.GetFileName(FolderFor(markdownFile)), new HashSet<string>(StringComparer.Ordinal), null);
+
     /// <summary>Writes every chart in <paramref name="charts"/> that is drawn as an image into <paramref name="folder"/> and draws it.</summary>
     /// <param name="charts">The charts; those without <see cref="ChartOutputs.Image"/> are skipped.</param>
     /// <param name="folder">Where the data files, scripts and PNGs go; created when missing.</param>

@@ -10,13 +10,13 @@ namespace KvBench.Evaluation.Reports.Results;
 
 /// <summary>
 /// The workload runs of a file that <c>kvbench run</c>, <c>ycsb</c> or <c>sweep</c> wrote with <c>--json</c>, drawn
-/// as <c>kvbench render</c> draws them: their table, then each run over time, where a stall shows.
+/// as <c>kvbench render</c> draws them: their tables, then each run over time, where a stall shows.
 /// </summary>
 public static class RunsOverTime
 {
     /// <summary>Every workload run in the file at <paramref name="path"/>, in the file's order.</summary>
     /// <exception cref="ResultsFileException">The file cannot be read, is not JSON, or holds no workload run.</exception>
-    public static IReadOnlyList<WorkloadResult> Read(string path)
+    internal static IReadOnlyList<WorkloadResult> Read(string path)
     {
         ArgumentNullException.ThrowIfNull(path);
         try
@@ -39,31 +39,52 @@ public static class RunsOverTime
     }
 
     /// <summary>
-    /// Writes <paramref name="runs"/> to <paramref name="markdownFile"/> with their charts beside it: the table of the
-    /// runs, then each run's operations per second and p99 per interval of its timeline.
+    /// Draws the workload runs of a file that is no results file (<c>--json</c> of <c>run</c>, <c>ycsb</c> or
+    /// <c>sweep</c> before their files were results files) as its YCSB table, then each run over time.
     /// </summary>
-    /// <param name="runs">The runs.</param>
+    /// <exception cref="ResultsFileException">The file cannot be read, is not JSON, or holds no workload run.</exception>
+    public static Task<ChartImages> RenderAsync(string path, string markdownFile, string? gnuplot = null)
+    {
+        IReadOnlyList<WorkloadResult> runs = Read(path);
+        var tables = new StringBuilder();
+        WorkloadTables.Ycsb(runs).WriteTo(tables);
+        // Such a file records no machine: the charts' titles say so rather than name the machine that draws them.
+        return WriteAsync(runs, tables.ToString(), markdownFile, path, "machine not recorded in the run's file", gnuplot);
+    }
+
+    /// <summary>
+    /// Writes <paramref name="tables"/> to <paramref name="markdownFile"/>, then each of <paramref name="runs"/>'
+    /// operations per second and p99 per interval of its timeline, with the charts beside it.
+    /// </summary>
+    /// <param name="runs">The runs to draw over time; none for only the tables.</param>
+    /// <param name="tables">The tables, as the command that measured the runs printed them.</param>
     /// <param name="markdownFile">The markdown file to write.</param>
     /// <param name="source">The file the runs were read from, named in the markdown.</param>
+    /// <param name="machine">The machine and date, for the charts' titles.</param>
     /// <param name="gnuplot">The gnuplot to draw the PNGs with; default: the one on the path.</param>
-    public static async Task<ChartImages> WriteAsync(IReadOnlyList<WorkloadResult> runs, string markdownFile, string source, string? gnuplot = null)
+    public static async Task<ChartImages> WriteAsync(
+        IReadOnlyList<WorkloadResult> runs, string tables, string markdownFile, string source, string machine, string? gnuplot = null)
     {
         ArgumentNullException.ThrowIfNull(runs);
         IReadOnlyList<Chart> charts = AdrCharts.OverTime(runs);
-        // A --json file records no machine: the charts' titles say so rather than name the machine that draws them.
-        ChartImages images = await ChartFiles.WriteAsync(
-            charts, ChartFiles.FolderFor(markdownFile), "machine not recorded in the run's file", gnuplot).ConfigureAwait(false);
+        ChartImages images = charts.Count == 0
+            ? ChartFiles.None(markdownFile)
+            : await ChartFiles.WriteAsync(charts, ChartFiles.FolderFor(markdownFile), machine, gnuplot).ConfigureAwait(false);
         var output = new StringBuilder();
         output.AppendLine($"# Workload runs of {Path.GetFileName(source)}").AppendLine();
         output.AppendLine($"Drawn by `kvbench render {Path.GetFileName(source)}` from the runs the file holds.").AppendLine();
-        WorkloadTables.Ycsb(runs).WriteTo(output);
-        output.AppendLine("## The run over time").AppendLine();
-        ChartBlocks.Write(
-            output,
-            images,
-            charts,
-            "Each run's operations per second and p99 latency in each interval of its measured window (the run's " +
-                "timeline): a stall shows as a dip in the one and a peak in the other at the same time.");
+        output.Append(tables);
+        if (charts.Count > 0)
+        {
+            output.AppendLine("## The run over time").AppendLine();
+            ChartBlocks.Write(
+                output,
+                images,
+                charts,
+                "Each run's operations per second and p99 latency in each interval of its measured window (the run's " +
+                    "timeline): a stall shows as a dip in the one and a peak in the other at the same time.");
+        }
+
         await File.WriteAllTextAsync(markdownFile, output.ToString()).ConfigureAwait(false);
         return images;
     }

@@ -43,12 +43,18 @@ public sealed class ContentionSection(ImportContentionSettings settings) : AdrSe
     {
         IReadOnlyList<ImportContentionResult> results =
             await new ImportContention(cli).RunAsync(rows, settings, workDirectory, durability, log).ConfigureAwait(false);
-        return RanAlone<IReadOnlyList<ImportContentionResult>>.Of(
+        return Alone(results);
+    }
+
+    /// <summary>
+    /// What <c>kvbench contend</c> prints of <paramref name="results"/>, measured now or read from its results file.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<ImportContentionResult>> Alone(IReadOnlyList<ImportContentionResult> results) =>
+        RanAlone<IReadOnlyList<ImportContentionResult>>.Of(
             [ContentionTables.Contention(results), ContentionTables.ContentionLatencies(results)],
             results,
             results.Select(result => result.Failure),
             ContentionTables.ContentionFindings(results));
-    }
 
     /// <inheritdoc/>
     public override async Task MeasureAsync(AdrContext context)

@@ -49,9 +49,12 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         IEnumerable<string> rows, IReadOnlyList<WorkloadSpec> workloads, SuiteSettings settings, string workDirectory,
         Action<string>? log = null, IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
-        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Ycsb(rows, workloads, settings, workDirectory, log, loads, options);
-        return RanAlone<IReadOnlyList<WorkloadResult>>.Of([WorkloadTables.Ycsb(results)], results, results.Select(result => result.Failure));
+        return YcsbAlone(WorkloadSuites.Ycsb(rows, workloads, settings, workDirectory, log, loads, options));
     }
+
+    /// <summary>What <c>kvbench ycsb</c> prints of <paramref name="results"/>, measured now or read from its results file.</summary>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> YcsbAlone(IReadOnlyList<WorkloadResult> results) =>
+        RanAlone<IReadOnlyList<WorkloadResult>>.Of([WorkloadTables.Ycsb(results)], results, results.Select(result => result.Failure));
 
     /// <summary>
     /// The thread sweep on each of <paramref name="rows"/>, as <c>kvbench sweep threads</c> runs it: the rate and cost
@@ -61,13 +64,18 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
         IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
-        IReadOnlyList<WorkloadResult> results = WorkloadSuites.Threads(rows, settings, workDirectory, log, loads, options);
-        return RanAlone<IReadOnlyList<WorkloadResult>>.Of(
+        return ThreadSweepAlone(WorkloadSuites.Threads(rows, settings, workDirectory, log, loads, options));
+    }
+
+    /// <summary>
+    /// What <c>kvbench sweep threads</c> prints of <paramref name="results"/>, measured now or read from its results file.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> ThreadSweepAlone(IReadOnlyList<WorkloadResult> results) =>
+        RanAlone<IReadOnlyList<WorkloadResult>>.Of(
             [ThreadTables.Threads(results), ThreadTables.ThreadCosts(results)],
             results,
             results.Select(result => result.Failure),
             [.. ThreadTables.FasterThanCores(results), .. ThreadTables.LoneSqliteReader(results)]);
-    }
 
     /// <summary>
     /// The scale sweep on each of <paramref name="rows"/>, as <c>kvbench sweep scale</c> runs it: the scale table, and a
@@ -77,12 +85,17 @@ public sealed class WorkloadSection(SuiteSettings settings, WorkloadScope scope)
         IEnumerable<string> rows, SuiteSettings settings, string workDirectory, Action<string>? log = null,
         IProgress<LoadStatus>? loads = null, Func<string, StoreOptions>? options = null)
     {
-        IReadOnlyList<ScalePoint> points = WorkloadSuites.Scale(rows, settings, workDirectory, log, loads, options);
-        return RanAlone<IReadOnlyList<ScalePoint>>.Of(
+        return ScaleSweepAlone(WorkloadSuites.Scale(rows, settings, workDirectory, log, loads, options));
+    }
+
+    /// <summary>
+    /// What <c>kvbench sweep scale</c> prints of <paramref name="points"/>, measured now or read from its results file.
+    /// </summary>
+    public static RanAlone<IReadOnlyList<ScalePoint>> ScaleSweepAlone(IReadOnlyList<ScalePoint> points) =>
+        RanAlone<IReadOnlyList<ScalePoint>>.Of(
             [WorkloadTables.Scale(points)],
             points,
             points.SelectMany(point => (WorkloadResult[])[point.Get, point.Put, point.Scan]).Select(result => result.Failure));
-    }
 
     /// <inheritdoc/>
     public override string Name => "workloads";

@@ -5,6 +5,7 @@ using KvBench.Cli;
 using KvBench.Evaluation.Comparison;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports;
+using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Stores;
@@ -115,6 +116,28 @@ public sealed class RunResultsTests
     }
 
     [Fact]
+    public async Task The_checked_in_evaluations_file_written_before_files_had_kinds_reads_and_renders_its_markdown()
+    {
+        string checkedIn = Path.Combine(Repository.Root(), "docs", "results", "kvbench-adr.results.json");
+        using var directory = new TempDirectory();
+        string markdown = directory.Combine("kvbench-adr.md");
+
+        var read = Assert.IsType<RunResults>(ResultsFile.Read(checkedIn));
+        ChartImages charts = await read.RenderAsync(markdown, checkedIn);
+
+        Assert.Equal(RunResults.AdrKind, read.Kind);
+        // The markdown says which PNGs were drawn, so it is the checked-in one only where gnuplot drew them all.
+        if (charts.Problem is null)
+        {
+            Assert.Equal(File.ReadAllText(Path.Combine(Repository.Root(), "docs", "results", "kvbench-adr.md")), File.ReadAllText(markdown));
+        }
+        else
+        {
+            Assert.StartsWith("# Key-value stores for .NET", File.ReadAllText(markdown), StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public void The_checked_in_schema_is_the_one_the_result_types_give()
     {
         // KVBENCH_WRITE_SCHEMA=1 rewrites the checked-in file after a deliberate change to a result type.
@@ -129,7 +152,9 @@ public sealed class RunResultsTests
             File.Exists(path) && File.ReadAllText(path).ReplaceLineEndings("\n") == generated,
             $"{path} is not the schema the result types give; rerun this test with KVBENCH_WRITE_SCHEMA=1 and commit the file.");
         JsonNode schema = JsonNode.Parse(generated)!;
-        Assert.Equal(AdrSections.Names.Count, schema["properties"]!["Sections"]!["items"]!["oneOf"]!.AsArray().Count);
+        Assert.Equal(AdrSections.Names.Count, schema["$defs"]!["adr"]!["properties"]!["Sections"]!["items"]!["oneOf"]!.AsArray().Count);
+        Assert.Equal(ResultsFile.Kinds.Order(), schema["properties"]!["Kind"]!["enum"]!.AsArray().Select(kind => (string)kind!).Order());
+        Assert.Equal("results-file.schema.json", (string?)schema["$id"]);
     }
 
     [Fact]
