@@ -59,7 +59,8 @@ internal static class DecideCommand
                 OutputFile = file.FullName,
                 Command = Regenerate(
                     parseResult.GetValue(profile)!, file, parseResult.GetValue(quick), parseResult.GetValue(all),
-                    parseResult.GetResult(rounds) is { Implicit: false } ? settings.Rounds : null),
+                    parseResult.GetResult(rounds) is { Implicit: false } ? settings.Rounds : null,
+                    parseResult.GetValue(StoreArguments.RowAssemblies) ?? []),
                 Settings = settings,
                 WorkDirectory = parseResult.GetValue(workDirectory)?.FullName,
             };
@@ -76,11 +77,15 @@ internal static class DecideCommand
         return command;
     }
 
-    /// <summary>The command as a reader types it from the directory it was run in, to regenerate the record.</summary>
-    private static string Regenerate(FileInfo profile, FileInfo output, bool quick, bool all, int? rounds) =>
+    /// <summary>
+    /// The command as a reader types it from the directory it was run in, to regenerate the record; the
+    /// <c>--rows-from</c> paths as they were typed, since without them the candidates from a team's assembly are unknown.
+    /// </summary>
+    internal static string Regenerate(FileInfo profile, FileInfo output, bool quick, bool all, int? rounds, IReadOnlyList<string> rowsFrom) =>
         $"kvbench decide --profile {Relative(profile.FullName)} --output {Relative(output.FullName)}" +
             $"{(quick ? " --quick" : string.Empty)}{(all ? " --all" : string.Empty)}" +
-            $"{(rounds is { } count ? $" --rounds {count}" : string.Empty)}";
+            $"{(rounds is { } count ? $" --rounds {count}" : string.Empty)}" +
+            string.Concat(rowsFrom.Select(path => $" --rows-from {path}"));
 
     /// <summary>The path from the current directory when it lies below it, else the full path.</summary>
     private static string Relative(string path) =>

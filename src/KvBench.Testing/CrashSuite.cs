@@ -17,18 +17,33 @@ public abstract class CrashSuite : StoreSuite
 
     [Theory]
     [MemberData(TiersMember)]
-    public async Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability)
+    public Task No_acknowledged_record_is_lost_when_the_writer_is_killed(string name, Durability durability)
     {
-        using var directory = new TempDirectory();
         int rounds = int.TryParse(Environment.GetEnvironmentVariable("KVBENCH_CRASH_ROUNDS"), CultureInfo.InvariantCulture, out int set) && set > 0
             ? set
             : DefaultRounds;
+        return AssertKillRoundsHold(name, durability, rounds, killMoments: rounds);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="rounds"/> crash rounds on row <paramref name="name"/> at <paramref name="durability"/> in a
+    /// directory of their own, and fails unless every record a writer acknowledged is back whole. A derived class can
+    /// soak a row in more rounds, at other kill moments than the suite's, with the same check.
+    /// </summary>
+    /// <param name="name">A row the test class's members name.</param>
+    /// <param name="durability">The tier the writers and the reopens use.</param>
+    /// <param name="rounds">Writers to kill.</param>
+    /// <param name="killMoments">Which kill moments: the same number gives the same moments, so a failure can be repeated.</param>
+    protected async Task AssertKillRoundsHold(string name, Durability durability, int rounds, int killMoments)
+    {
+        using var directory = new TempDirectory();
 
         KvBenchRun run = await KvBenchProcess.Locate().RunAsync(
             ["crash", "--store", name, "--dir", directory.Combine("store"), "--durability", $"{durability}", "--rounds", $"{rounds}",
-                .. KvBenchRowArguments(name)],
+                "--kill-moments", $"{killMoments}", .. KvBenchRowArguments(name)],
             s_deadline);
 
+        TestContext.Current.TestOutputHelper?.WriteLine(run.Output);
         Assert.True(run.ExitCode == KvBenchProcess.Ok, run.ToString());
     }
 }

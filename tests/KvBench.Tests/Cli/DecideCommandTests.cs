@@ -169,6 +169,17 @@ public sealed class DecideCommandTests
     }
 
     [Fact]
+    public void The_command_that_regenerates_the_record_names_the_assemblies_of_rows_as_they_were_typed()
+    {
+        string[] rowsFrom = KvBenchCommand.Create().Parse(["decide", "--profile", "profile.json", "--rows-from", "../team/bin/Rows.dll"])
+            .GetValue(StoreArguments.RowAssemblies) ?? [];
+
+        string command = DecideCommand.Regenerate(new FileInfo("profile.json"), new FileInfo("record.md"), quick: true, all: false, rounds: null, rowsFrom);
+
+        Assert.Equal("kvbench decide --profile profile.json --output record.md --quick --rows-from ../team/bin/Rows.dll", command);
+    }
+
+    [Fact]
     public void Every_checked_in_profile_reads()
     {
         string[] profiles = [
