@@ -5,6 +5,7 @@ using System.Text;
 using KvBench.Core;
 using KvBench.Stores;
 using KvBench.Stores.Servers;
+using KvBench.Stores.Sqlite;
 
 namespace KvBench.Cli;
 
@@ -39,6 +40,12 @@ internal static class StoreArguments
         HelpName = "host:port",
     };
 
+    public static Option<int?> WalAutoCheckpoint { get; } = new Option<int?>("--wal-autocheckpoint")
+    {
+        Description = "SQLite's PRAGMA wal_autocheckpoint, in WAL frames; 0 never checkpoints (default 1000).",
+        HelpName = "n",
+    }.AtLeast(0);
+
     public static Option<bool> Hex { get; } = new("--hex", "-x")
     {
         Description = "Keys and values, given and printed, are hexadecimal (any bytes) instead of UTF-8 text.",
@@ -57,22 +64,21 @@ internal static class StoreArguments
     }
 
     /// <summary>Adds <c>--endpoint</c> to a command that opens its store with <see cref="Open"/>; given with an embedded row, it is a usage error.</summary>
-    public static void AddEndpointTo(Command command)
-    {
-        command.Options.Add(Endpoint);
-        command.Validators.Add(static result =>
-        {
-            if (result.GetValue(Endpoint) is not null
-                && result.GetValue(Store) is { } store
-                && UnknownStore(store) is null
-                && StoreCatalog.Row(store) is not ServerRow)
-            {
-                result.AddError(
-                    $"--endpoint points a server row ({string.Join(", ", StoreCatalog.ServerNames)}) at its server; " +
-                        $"{CanonicalName(store)} keeps its data in --dir.");
-            }
-        });
-    }
+    public static void AddEndpointTo(Command command) => AddRowOption(
+        command,
+        Endpoint,
+        static row => row is ServerRow,
+        store => $"--endpoint points a server row ({string.Join(", ", StoreCatalog.ServerNames)}) at its server; {store} keeps its data in --dir.");
+
+    /// <summary>
+    /// Adds <c>--wal-autocheckpoint</c> to a command that opens its store with <see cref="Open"/>; given with a row not
+    /// SQLite's, it is a usage error.
+    /// </summary>
+    public static void AddWalAutoCheckpointTo(Command command) => AddRowOption(
+        command,
+        WalAutoCheckpoint,
+        static row => row is SqliteRow,
+        store => $"--wal-autocheckpoint sets a SQLite row's WAL checkpoint; {store} is not a SQLite row.");
 
     /// <summary>An argument of bytes: UTF-8 text, or hexadecimal with <c>--hex</c>; bad hexadecimal is a usage error.</summary>
     public static Argument<byte[]> Bytes(string name, string description, bool optional = false)
@@ -96,6 +102,11 @@ internal static class StoreArguments
             Durability = durability ?? parseResult.GetValue(Durability),
             Access = access,
         };
+        if (parseResult.GetResult(WalAutoCheckpoint)?.GetValueOrDefault<int?>() is { } frames)
+        {
+            options = new SqliteStoreOptions(options) { AutoCheckpointFrames = frames };
+        }
+
         string? endpoint = parseResult.GetValue(Endpoint);
         return StoreCatalog.Open(parseResult.GetRequiredValue(Store), endpoint is null ? options : new ServerStoreOptions(options) { Endpoint = endpoint });
     }
@@ -135,6 +146,22 @@ internal static class StoreArguments
                 return ExitCodes.Report(e, parseResult.InvocationConfiguration.Error, parseResult.GetValue(Verbose));
             }
         });
+
+    // An option that only some rows take: given with another row, a usage error naming the row.
+    private static void AddRowOption<T>(Command command, Option<T> option, Func<StoreRow, bool> takesIt, Func<string, string> error)
+    {
+        command.Options.Add(option);
+        command.Validators.Add(result =>
+        {
+            if (result.GetValue(option) is not null
+                && result.GetValue(Store) is { } store
+                && UnknownStore(store) is null
+                && !takesIt(StoreCatalog.Row(store)))
+            {
+                result.AddError(error(CanonicalName(store)));
+            }
+        });
+    }
 
     private static byte[] ParseBytes(ArgumentResult result)
     {

@@ -117,6 +117,7 @@ internal static class WorkloadCommands
         AddShapeCheck(command);
         StoreArguments.AddTo(command);
         StoreArguments.AddEndpointTo(command);
+        StoreArguments.AddWalAutoCheckpointTo(command);
         command.Validators.Add(result =>
         {
             if (result.GetValue(workload) is not null && result.GetValue(mix) is { Length: > 0 })

@@ -98,6 +98,11 @@ internal abstract class SqliteStoreBase : StoreAdapter
         {
             yield return $"PRAGMA mmap_size = {mmapBytes}";
         }
+
+        if (options.AutoCheckpointFrames is { } checkpointFrames)
+        {
+            yield return $"PRAGMA wal_autocheckpoint = {Math.Max(checkpointFrames, 0)}";
+        }
     }
 
     /// <summary>The <c>synchronous</c> setting that makes an acknowledged write reach the tier asked for, and no further.</summary>

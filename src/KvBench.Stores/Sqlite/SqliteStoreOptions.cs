@@ -55,6 +55,13 @@ public sealed record SqliteStoreOptions : StoreOptions
     /// <summary><c>PRAGMA mmap_size</c> of every connection, in bytes; <see langword="null"/> keeps SQLite's default (0: reads go through read()).</summary>
     public long? MmapSizeBytes { get; init; }
 
+    /// <summary>
+    /// <c>PRAGMA wal_autocheckpoint</c> of every connection, in WAL frames; 0 or less checkpoints never, so the WAL grows
+    /// until the store closes. <see langword="null"/> keeps SQLite's default (1,000 frames), whose checkpoint runs inside
+    /// the commit that reaches it: setting it tells a stall that checkpoint causes from one it does not.
+    /// </summary>
+    public int? AutoCheckpointFrames { get; init; }
+
     /// <summary>The journal; fixed by the row (<c>Sqlite_Rollback</c> is the one that uses <see cref="SqliteJournal.Delete"/>).</summary>
     internal SqliteJournal Journal { get; init; } = SqliteJournal.Wal;
 

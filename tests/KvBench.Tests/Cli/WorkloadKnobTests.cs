@@ -26,6 +26,23 @@ public sealed class WorkloadKnobTests
     }
 
     [Fact]
+    public void Run_sets_a_SQLite_rows_checkpoint_and_refuses_it_for_another_row()
+    {
+        using var directory = new TempDirectory();
+
+        (int exitCode, _, string error) = Invoke(
+            "run", "--store", SqliteRow.WalName, "--dir", directory.Combine("sqlite"), "--load", "--records", "100", "--threads", "1",
+            "--mix", "update=1", "--wal-autocheckpoint", "0", "--duration", "0.2", "--warmup", "0.05");
+        (int otherExitCode, _, string otherError) = Invoke(
+            "run", "--store", MemoryRow.RowName, "--dir", directory.Combine("memory"), "--load", "--records", "100",
+            "--wal-autocheckpoint", "0", "--duration", "0.2", "--warmup", "0.05");
+
+        Assert.True(exitCode == ExitCodes.Ok, error);
+        Assert.Equal(ExitCodes.Usage, otherExitCode);
+        Assert.Contains("--wal-autocheckpoint", otherError, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Ycsb_takes_lengths_a_key_shape_and_a_durability()
     {
         (int exitCode, _, string error) = Invoke(

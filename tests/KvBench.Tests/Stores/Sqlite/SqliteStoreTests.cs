@@ -96,6 +96,41 @@ public sealed class SqliteStoreTests
         // of their own: counted here, on a Debug build beside other test classes, it varies from run to run.
     }
 
+    /// <summary>
+    /// The checkpoint threshold a user sets is the one the hook keeps: 0 never checkpoints, so a run with it tells a
+    /// stall the auto-checkpoint causes from one it does not.
+    /// </summary>
+    [Theory]
+    [InlineData(0)]
+    [InlineData(50)]
+    public void The_writer_checkpoints_at_the_threshold_the_options_set(int frames)
+    {
+        using var directory = new TempDirectory();
+        using IKeyValueStore store = StoreCatalog.Open(
+            SqliteRow.WalName, new SqliteStoreOptions { Directory = directory.Path, AutoCheckpointFrames = frames });
+        var clock = Assert.IsAssignableFrom<ISqliteCommitClock>(store);
+        Assert.Equal(frames, clock.AutoCheckpointFrames);
+        int checkpoints = 0;
+        int mostFrames = 0;
+        for (int i = 0; i < 200; i++)
+        {
+            store.Put([3, (byte)i], new byte[1_000]);
+            checkpoints += clock.LastCommit.CheckpointTicks > 0 ? 1 : 0;
+            mostFrames = Math.Max(mostFrames, clock.LastCommit.WalFrames);
+        }
+
+        if (frames == 0)
+        {
+            Assert.Equal(0, checkpoints);
+            Assert.True(mostFrames >= 200, $"the WAL stopped growing at {mostFrames} frames");
+        }
+        else
+        {
+            Assert.True(checkpoints > 0, "no commit checkpointed");
+            Assert.InRange(mostFrames, frames, frames + 10);
+        }
+    }
+
     [Fact]
     public void A_read_only_store_has_no_commits_to_time()
     {
