@@ -8,8 +8,9 @@ public sealed record DecisionSettings
 {
     /// <summary>
     /// Rounds of the profile's workload per option, each on the same loaded store: a figure is their median, its interval
-    /// where a further round is expected (<see cref="Figure.FromRounds"/>). Default: 3, the fewest whose spread says anything; a close call between two options shows
-    /// as overlapping intervals, and the outcome names a tie rather than pick one.
+    /// where a further round is expected (<see cref="Figure.FromRounds"/>). Default: 3: from two, that interval is
+    /// seldom narrow enough to tell options apart; a close call between two options shows as overlapping intervals, and
+    /// the outcome names a tie rather than pick one.
     /// </summary>
     public int Rounds { get; init; } = 3;
 

@@ -124,7 +124,7 @@ public sealed class ProbeTests(MeasuredRows rows)
     public void LargestAccepted_finds_the_boundary_exactly_or_stops_at_the_search_limit(int boundary, int expected) =>
         Assert.Equal(
             expected,
-            CapabilityProbes.LargestAccepted(4_096, claimed: null, length => length <= boundary ? true : throw new ArgumentException("too long")).LargestAcceptedBytes);
+            CapabilityProbes.LargestAccepted(4_096, claimed: null, RefusedPast(boundary)).LargestAcceptedBytes);
 
     [Theory]
     [InlineData(1_000, 1_000, 2)]
@@ -146,7 +146,7 @@ public sealed class ProbeTests(MeasuredRows rows)
     public void A_claim_that_does_not_hold_is_disproved_and_the_boundary_searched(int boundary, int claimed) =>
         Assert.Equal(
             boundary,
-            CapabilityProbes.LargestAccepted(4_096, claimed, length => length <= boundary ? true : throw new ArgumentException("too long")).LargestAcceptedBytes);
+            CapabilityProbes.LargestAccepted(4_096, claimed, RefusedPast(boundary)).LargestAcceptedBytes);
 
     [Fact]
     public void An_error_that_is_not_a_refusal_is_tried_again_before_it_counts_against_the_claim()
@@ -167,6 +167,9 @@ public sealed class ProbeTests(MeasuredRows rows)
         Assert.Equal(933, size.LargestAcceptedBytes);
         Assert.Contains("934 bytes: IOException: the leader is gone", size.Describe(), StringComparison.Ordinal);
     }
+
+    /// <summary>Accepts lengths up to <paramref name="boundary"/> and refuses longer ones as a store's size check does.</summary>
+    private static Func<int, bool> RefusedPast(int boundary) => length => length <= boundary ? true : throw new ArgumentException("too long");
 
     /// <summary>Accepts lengths up to <paramref name="boundary"/>, after throwing the number of times <paramref name="failures"/> gives a length.</summary>
     private static Func<int, bool> FailsThenAnswers(Dictionary<int, int> failures, int boundary) => length =>
