@@ -52,7 +52,8 @@ def windows(syncs, window, gap):
 
 
 def report(run_path, fsync_path, label, after):
-    run = json.load(open(run_path, encoding="utf-8"))
+    # A results file (kvbench run --json) holds the run under "Results"; the one workload run is its first.
+    run = json.load(open(run_path, encoding="utf-8"))["Results"][0]
     window = datetime.fromisoformat(run["WindowStartUtc"]).replace(tzinfo=None)
     timeline = run["Timeline"]
     end = window + timedelta(seconds=timeline[-1]["StartSeconds"] + timeline[-1]["Seconds"])

@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "over-time-sqlite-wal-update-1-x1-p99.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "p99 latency over the run, Sqlite_WAL, update=1, 1 threads\nBuffered\nmachine not recorded in the run's file"
+set title "p99 latency over the run, Sqlite_WAL, update=1, 1 threads\nBuffered\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Seconds into the measured window (s)"
 set ylabel "p99 (ms)"
 set key outside right top box opaque
