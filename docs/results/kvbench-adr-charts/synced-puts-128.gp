@@ -5,14 +5,14 @@ set datafile separator "\t"
 set datafile missing "NaN"
 set title "Mean time per item, 128-byte values\nSynced\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Row"
-set ylabel "Mean time per item (ms), log scale"
+set ylabel "Mean time per item (µs), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3
 set tics nomirror
 set logscale y 10
 set mytics 10
-set format y "%g"
+set format y "%.0f"
 set style data histograms
 set style histogram clustered gap 1
 set boxwidth 0.9 relative
