@@ -17,6 +17,9 @@ public static class GnuplotChart
     /// <summary>The image's height in pixels.</summary>
     public const int Height = 675;
 
+    /// <summary>The most x-axis labels a line chart prints: at this width, more of a run's interval times run together.</summary>
+    public const int MaxLabelledTics = 16;
+
     /// <summary>What a data file writes for a category a series has no value for; gnuplot skips it.</summary>
     public const string Missing = "NaN";
 
@@ -125,11 +128,14 @@ public static class GnuplotChart
             script.Append(chart.X.Scale == AxisScale.Log && first > 0
                 ? $"set logscale x 10\nset xrange [{Chart.Number(first / 1.3)}:{Chart.Number(last * 1.3)}]\n"
                 : $"set xrange [{Chart.Number(first - ((last - first) * 0.05) - 0.3)}:{Chart.Number(last + ((last - first) * 0.05) + 0.3)}]\n");
-            // Every category is a tic at its own position, so thread and record counts read as measured, not interpolated.
+            // Every category is a tic at its own position, so thread and record counts read as measured, not interpolated;
+            // past MaxLabelledTics (a run over time has a tic per interval) only every so many is labelled, or they overlap.
+            int labelEvery = (chart.Categories.Count + MaxLabelledTics - 1) / MaxLabelledTics;
             script.Append("set xtics (").Append(
                 string.Join(
                     ", ",
-                    chart.Categories.Select((label, i) => $"\"{Text(label)}\" {Chart.Number(Position(chart, i))}"))).Append(")\n");
+                    chart.Categories.Select((label, i) =>
+                        $"\"{(i % labelEvery == 0 ? Text(label) : string.Empty)}\" {Chart.Number(Position(chart, i))}"))).Append(")\n");
             foreach (int i in Drawn(chart))
             {
                 plots.Add(

@@ -116,6 +116,25 @@ public sealed partial class ChartTests
         });
     }
 
+    [Theory]
+    [InlineData(5, 5)]
+    [InlineData(120, GnuplotChart.MaxLabelledTics / 2)]
+    public void A_line_chart_has_a_tic_for_every_category_and_labels_at_most_a_readable_number(int categories, int leastLabelled)
+    {
+        Chart chart = Chart.Pivot(
+            Enumerable.Range(0, categories),
+            series: _ => "Row",
+            category: i => (i * 0.05).ToString("0.##", CultureInfo.InvariantCulture),
+            value: i => i,
+            position: i => i * 0.05,
+            new Chart { Id = "over-time", Title = "Over time", Tier = "Buffered", Kind = ChartKind.Lines, X = new ChartAxis("s", "s"), Y = new ChartAxis("v", "v") });
+
+        string xtics = GnuplotChart.Script(chart, "test machine").Split('\n').Single(line => line.StartsWith("set xtics (", StringComparison.Ordinal));
+
+        Assert.Equal(categories, Regex.Count(xtics, "\"[^\"]*\" [0-9.]+"));
+        Assert.InRange(Regex.Count(xtics, "\"[^\"]+\" [0-9.]+"), Math.Min(leastLabelled, categories), GnuplotChart.MaxLabelledTics);
+    }
+
     [Fact]
     public async Task A_gnuplot_that_hangs_is_killed_at_the_deadline_and_said_in_one_line()
     {
