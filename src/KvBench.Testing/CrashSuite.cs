@@ -7,12 +7,10 @@ namespace KvBench.Testing;
 /// <summary>
 /// Crash rounds through <c>kvbench crash</c>: a <c>kvbench</c> writer acknowledges each record once its tier holds it and
 /// is killed with SIGKILL at a random moment, round after round; the store must reopen with every acknowledged record
-/// and its exact bytes. <c>KVBENCH_CRASH_ROUNDS</c> sets the rounds (three unless set).
+/// and its exact bytes. <c>KVBENCH_CRASH_ROUNDS</c> sets the rounds (<see cref="Rounds"/> unless set).
 /// </summary>
 public abstract class CrashSuite : StoreSuite
 {
-    private const int DefaultRounds = 3;
-
     private static readonly TimeSpan s_deadline = TimeSpan.FromMinutes(5);
 
     [Theory]
@@ -21,9 +19,15 @@ public abstract class CrashSuite : StoreSuite
     {
         int rounds = int.TryParse(Environment.GetEnvironmentVariable("KVBENCH_CRASH_ROUNDS"), CultureInfo.InvariantCulture, out int set) && set > 0
             ? set
-            : DefaultRounds;
+            : Rounds;
         return AssertKillRoundsHold(name, durability, rounds, killMoments: rounds);
     }
+
+    /// <summary>
+    /// The rounds per row and tier when <c>KVBENCH_CRASH_ROUNDS</c> is not set. Default: 3. A suite that also soaks its
+    /// rows in many more rounds elsewhere may run fewer here.
+    /// </summary>
+    protected virtual int Rounds => 3;
 
     /// <summary>
     /// Runs <paramref name="rounds"/> crash rounds on row <paramref name="name"/> at <paramref name="durability"/> in a

@@ -18,6 +18,9 @@ public sealed class CrashRoundTests : CrashSuite
 {
     private const int LongRounds = 10;
 
+    /// <summary>Two, not the suite's three: the soak below runs ten under Category=Long, and the default run has a time budget.</summary>
+    protected override int Rounds => 2;
+
     public static TheoryData<string, Durability> TiersUnderTest
     {
         get
