@@ -127,7 +127,15 @@ public sealed partial class ChartTests
             category: i => (i * 0.05).ToString("0.##", CultureInfo.InvariantCulture),
             value: i => i,
             position: i => i * 0.05,
-            new Chart { Id = "over-time", Title = "Over time", Tier = "Buffered", Kind = ChartKind.Lines, X = new ChartAxis("s", "s"), Y = new ChartAxis("v", "v") });
+            new Chart
+            {
+                Id = "over-time",
+                Title = "Over time",
+                Tier = "Buffered",
+                Kind = ChartKind.Lines,
+                X = new ChartAxis("s", "s"),
+                Y = new ChartAxis("v", "v"),
+            });
 
         string xtics = GnuplotChart.Script(chart, "test machine").Split('\n').Single(line => line.StartsWith("set xtics (", StringComparison.Ordinal));
 
