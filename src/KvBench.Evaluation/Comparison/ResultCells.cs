@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 
+using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Reports.Results;
 
 namespace KvBench.Evaluation.Comparison;
@@ -9,7 +10,7 @@ namespace KvBench.Evaluation.Comparison;
 /// The cells of a results file (<see cref="ResultsFile"/>), or of a file that <c>kvbench run</c>, <c>ycsb</c> or
 /// <c>sweep</c> wrote with <c>--json</c> before those were results files: every workload run in it (a single run, a list
 /// of them, or the runs inside a scale sweep's points or a section) gives its throughput and its p99 over the run's
-/// timeline of one-second intervals.
+/// timeline of intervals (one second for a single run, 100 ms in the default evaluation).
 /// </summary>
 public static class ResultCells
 {
@@ -159,10 +160,7 @@ public static class ResultCells
 
     private static ResultCell Cell(string run, string metric, string unit, Better better, double[] samples)
     {
-        double[] sorted = [.. samples.Order()];
-        double median = sorted.Length % 2 == 1
-            ? sorted[sorted.Length / 2]
-            : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-        return new ResultCell(run, metric, unit, better, median, sorted[0], sorted[^1], sorted.Length);
+        (double median, double low, double high) = PredictionInterval.Of(samples);
+        return new ResultCell(run, metric, unit, better, median, low, high, samples.Length);
     }
 }

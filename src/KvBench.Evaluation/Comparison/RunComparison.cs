@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 
+using KvBench.Evaluation.Measuring;
 using KvBench.Evaluation.Reports;
 
 namespace KvBench.Evaluation.Comparison;
@@ -8,16 +9,19 @@ namespace KvBench.Evaluation.Comparison;
 /// <summary>What a comparison says of one cell both runs hold.</summary>
 public enum ChangeVerdict
 {
-    /// <summary>The medians differ by less than the threshold.</summary>
+    /// <summary>No change past the threshold is shown: the medians differ by less, or the ratio's interval holds no change.</summary>
     Same,
 
-    /// <summary>Better by more than the threshold, and the two runs' intervals do not overlap.</summary>
+    /// <summary>Better past the threshold: the whole interval of the ratio lies past it.</summary>
     Faster,
 
-    /// <summary>Worse by more than the threshold, and the two runs' intervals do not overlap.</summary>
+    /// <summary>Worse past the threshold: the whole interval of the ratio lies past it.</summary>
     Slower,
 
-    /// <summary>The medians differ by more than the threshold, but the intervals overlap: the runs do not tell.</summary>
+    /// <summary>
+    /// The medians differ by more than the threshold, but the runs do not tell whether by that much: the ratio's interval
+    /// reaches inside the threshold without holding no change, or a run's spread is unknown.
+    /// </summary>
     Undecided,
 }
 
@@ -30,21 +34,33 @@ public sealed record CellChange(ResultCell Base, ResultCell New, ChangeVerdict V
     /// <summary>The new median over the base median.</summary>
     public double Ratio => New.Value / Base.Value;
 
-    /// <summary>The least ratio the intervals allow: the new run's least over the base run's most.</summary>
-    public double LowRatio => New.Low / Base.High;
+    /// <summary>Whether both runs give the cell a spread: each has two intervals or more.</summary>
+    public bool SpreadKnown => Base.Samples > 1 && New.Samples > 1;
 
-    /// <summary>The most ratio the intervals allow.</summary>
-    public double HighRatio => New.High / Base.Low;
+    /// <summary>
+    /// The low end of the ratio's interval: each run's distance below and above its median, in logarithms, added as
+    /// independent errors add (the root of their squares), not end to end, which would read two runs' worst intervals
+    /// as if they always fell together.
+    /// </summary>
+    public double LowRatio => Ratio / Math.Exp(Hypot(Math.Log(New.Value / New.Low), Math.Log(Base.High / Base.Value)));
+
+    /// <summary>The high end of the ratio's interval (see <see cref="LowRatio"/>).</summary>
+    public double HighRatio => Ratio * Math.Exp(Hypot(Math.Log(New.High / New.Value), Math.Log(Base.Value / Base.Low)));
+
+    private static double Hypot(double a, double b) => Math.Sqrt((a * a) + (b * b));
 }
 
 /// <summary>
 /// Two runs set side by side, cell by cell: the ratio of each cell both hold, a verdict under a threshold, and the
-/// cells only one holds. A verdict of faster or slower needs both a change past the threshold and intervals that do not
-/// overlap, so noise within a run never reads as a change; a change past the threshold inside the noise is undecided.
+/// cells only one holds. A verdict of faster or slower needs the whole interval of the ratio past the threshold, so the
+/// spread of a run never reads as a change; a change past the threshold inside that spread is undecided.
 /// </summary>
 public sealed class RunComparison
 {
     private static readonly CultureInfo s_numbers = CultureInfo.InvariantCulture;
+
+    /// <summary>Cells of one metric below which their medians say nothing of the runs' reach or the machine.</summary>
+    private const int MinimumCellsForASpread = 8;
 
     private RunComparison(
         IReadOnlyList<CellChange> changes, IReadOnlyList<ResultCell> onlyInBase, IReadOnlyList<ResultCell> onlyInNew, double threshold,
@@ -118,37 +134,44 @@ public sealed class RunComparison
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);
-        double ratio = after.Value / before.Value;
+        var change = new CellChange(before, after, ChangeVerdict.Undecided);
+        double ratio = change.Ratio;
         if (!double.IsFinite(ratio) || ratio <= 0)
         {
             return ChangeVerdict.Undecided;
         }
 
-        if (Math.Abs(Math.Log(ratio)) <= Math.Log(1 + threshold))
+        double band = Math.Log(1 + threshold);
+        bool withinThreshold = Math.Abs(Math.Log(ratio)) <= band;
+        if (!change.SpreadKnown)
         {
-            return ChangeVerdict.Same;
+            return withinThreshold ? ChangeVerdict.Same : ChangeVerdict.Undecided;
         }
 
-        bool overlap = after.Low <= before.High && before.Low <= after.High;
-        if (overlap)
+        double low = Math.Log(change.LowRatio);
+        double high = Math.Log(change.HighRatio);
+        if (low > band || high < -band)
         {
-            return ChangeVerdict.Undecided;
+            bool better = (ratio > 1) == (before.Better == Better.Higher);
+            return better ? ChangeVerdict.Faster : ChangeVerdict.Slower;
         }
 
-        bool better = (ratio > 1) == (before.Better == Better.Higher);
-        return better ? ChangeVerdict.Faster : ChangeVerdict.Slower;
+        return withinThreshold || (low <= 0 && high >= 0) ? ChangeVerdict.Same : ChangeVerdict.Undecided;
     }
 
     /// <summary>The comparison as markdown: the verdicts' counts, a table of every cell both hold, the cells only one holds.</summary>
     public string ToMarkdown(string baseName, string newName)
     {
         var output = new StringBuilder();
-        output.AppendLine(s_numbers, $"Comparing {newName} against {baseName}: a change of more than {Threshold:0.##%} whose intervals do not overlap.")
-            .AppendLine();
+        output.AppendLine(
+            s_numbers,
+            $"Comparing {newName} against {baseName}: faster or slower when the whole interval of a cell's ratio is past a " +
+                $"change of {Threshold:0.##%}, same when no change past it is shown.").AppendLine();
         output.AppendLine(string.Join(
             ", ",
             Enum.GetValues<ChangeVerdict>().Select(verdict => $"{Changes.Count(change => change.Verdict == verdict)} {verdict.ToString().ToLowerInvariant()}")))
             .AppendLine();
+        WriteSpread(output);
         var table = new MarkdownTable("Run", "Metric", "Base (interval)", "New (interval)", "New / base (interval)", "Verdict");
         foreach (CellChange change in Changes)
         {
@@ -177,6 +200,41 @@ public sealed class RunComparison
 
         return output.ToString();
     }
+
+    /// <summary>
+    /// Per metric, how far the median cell's ratio interval reaches, which is the least change these runs can show in such
+    /// a cell, and how every cell moved together: a move that every row shares, the in-memory floor's among them, is more
+    /// likely the machine's state than the stores'.
+    /// </summary>
+    private void WriteSpread(StringBuilder output)
+    {
+        string[] metrics = [.. Changes
+            .Where(change => change.SpreadKnown && change.Ratio > 0 && change.LowRatio > 0 && double.IsFinite(change.HighRatio))
+            .GroupBy(change => change.Base.Metric)
+            .Where(metric => metric.Count() >= MinimumCellsForASpread)
+            .Select(metric => string.Create(
+                s_numbers,
+                $"- {metric.Key}: ±{Median(metric.Select(change => Math.Max(change.HighRatio / change.Ratio, change.Ratio / change.LowRatio) - 1)):0%}, " +
+                    $"median ratio {Math.Exp(Median(metric.Select(change => Math.Log(change.Ratio)))):0.00}"))];
+        if (metrics.Length == 0)
+        {
+            return;
+        }
+
+        output.AppendLine(
+            "Per metric, how far the median cell's ratio interval reaches either side of its ratio (these runs cannot show a " +
+                "smaller change in such a cell), and the median ratio of all its cells, new over base (a move that every " +
+                "row shares, on one machine with the same versions, is more likely the machine's state than the stores'):")
+            .AppendLine();
+        foreach (string metric in metrics)
+        {
+            output.AppendLine(metric);
+        }
+
+        output.AppendLine();
+    }
+
+    private static double Median(IEnumerable<double> values) => RatioInterval.Median([.. values.Order()]);
 
     private static void OnlyIn(StringBuilder output, string name, IReadOnlyList<ResultCell> cells)
     {

@@ -40,14 +40,13 @@ public sealed record Figure(double Value, double Low, double High, int Samples, 
 
     /// <summary>
     /// A figure from rounds of a measurement that varies: the median, in the interval where a further round is expected
-    /// 95% of the time (Student's t prediction interval over the rounds' logarithms, or over the rounds themselves when one
-    /// is zero), and never narrower than the least to the most measured.
+    /// 95% of the time (<see cref="PredictionInterval"/>).
     /// </summary>
     /// <remarks>
-    /// The least to the most of a few rounds is where a further round lands only about as often as not (of three rounds,
-    /// half the time), so two runs of the same decision each called a different option clear of the other. The decision
-    /// asks what another run would measure, and the prediction interval answers that; with one round nothing says how
-    /// far another would land (<see cref="SpreadUnknown"/>).
+    /// The least to the most of a few rounds is where a further round lands only about as often as not, so two runs of the
+    /// same decision each called a different option clear of the other. The decision asks what another run would measure,
+    /// and the prediction interval answers that; with one round nothing says how far another would land
+    /// (<see cref="SpreadUnknown"/>).
     /// </remarks>
     public static Figure FromRounds(IReadOnlyList<double> rounds, string evidence)
     {
@@ -57,22 +56,8 @@ public sealed record Figure(double Value, double Low, double High, int Samples, 
             throw new ArgumentException("A figure needs at least one round.", nameof(rounds));
         }
 
-        double[] sorted = [.. rounds.Order()];
-        double median = RatioInterval.Median(sorted);
-        if (sorted.Length == 1)
-        {
-            return new(median, median, median, 1, evidence) { SpreadUnknown = true };
-        }
-
-        bool positive = sorted[0] > 0;
-        double[] scaled = positive ? [.. sorted.Select(value => Math.Log(value))] : sorted;
-        double mean = scaled.Average();
-        double deviation = Math.Sqrt(scaled.Sum(value => (value - mean) * (value - mean)) / (scaled.Length - 1));
-        double halfWidth = RatioInterval.StudentT975(scaled.Length - 1) * deviation * Math.Sqrt(1 + (1.0 / scaled.Length));
-        (double low, double high) = halfWidth == 0 ? (sorted[0], sorted[^1])
-            : positive ? (Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth))
-            : (Math.Max(0, mean - halfWidth), mean + halfWidth);
-        return new(median, Math.Min(low, sorted[0]), Math.Max(high, sorted[^1]), sorted.Length, evidence);
+        (double median, double low, double high) = PredictionInterval.Of(rounds);
+        return new(median, low, high, rounds.Count, evidence) { SpreadUnknown = rounds.Count == 1 };
     }
 
     /// <summary>No figure, for <paramref name="reason"/>.</summary>

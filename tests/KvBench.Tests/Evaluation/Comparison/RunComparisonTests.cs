@@ -2,21 +2,56 @@ using KvBench.Evaluation.Comparison;
 
 namespace KvBench.Tests.Evaluation.Comparison;
 
-/// <summary>The verdict on a cell: a change past the threshold counts only when the two runs' intervals do not overlap.</summary>
+/// <summary>The verdict on a cell: a change past the threshold counts only when the whole interval of the ratio is past it.</summary>
 public sealed class RunComparisonTests
 {
     [Theory]
     [InlineData(100, 90, 110, 103, 95, 112, "Same")]
     [InlineData(100, 95, 105, 130, 125, 135, "Faster")]
     [InlineData(100, 95, 105, 70, 65, 75, "Slower")]
-    [InlineData(100, 60, 140, 130, 90, 170, "Undecided")]
-    public void Throughput_is_judged_by_its_median_s_change_and_whether_the_intervals_overlap(
+    [InlineData(100, 95, 105, 115, 104, 127, "Undecided")]
+    [InlineData(100, 60, 140, 130, 90, 170, "Same")]
+    public void Throughput_is_judged_by_where_the_interval_of_its_ratio_lies(
         double baseValue, double baseLow, double baseHigh, double newValue, double newLow, double newHigh, string verdict)
     {
         ResultCell before = Cell(Better.Higher, baseValue, baseLow, baseHigh);
         ResultCell after = Cell(Better.Higher, newValue, newLow, newHigh);
 
         Assert.Equal(Enum.Parse<ChangeVerdict>(verdict), RunComparison.Judge(before, after, threshold: 0.05));
+    }
+
+    [Fact]
+    public void The_ratio_s_interval_adds_the_two_runs_spreads_as_independent_errors_not_end_to_end()
+    {
+        // Each run a factor of 1.1 either side of its median: end to end the ratio would reach 1.21, as independent errors
+        // 1.1 to the power of √2.
+        var change = new CellChange(Cell(Better.Higher, 100, 100 / 1.1, 110), Cell(Better.Higher, 200, 200 / 1.1, 220), ChangeVerdict.Same);
+
+        Assert.Equal(2 * Math.Pow(1.1, Math.Sqrt(2)), change.HighRatio, 9);
+        Assert.Equal(2 / Math.Pow(1.1, Math.Sqrt(2)), change.LowRatio, 9);
+    }
+
+    [Theory]
+    [InlineData(103, "Same")]
+    [InlineData(300, "Undecided")]
+    public void A_cell_of_one_interval_has_no_spread_so_a_change_past_the_threshold_is_undecided(double newValue, string verdict)
+    {
+        ResultCell before = Cell(Better.Higher, 100, 100, 100) with { Samples = 1 };
+        ResultCell after = Cell(Better.Higher, newValue, newValue, newValue) with { Samples = 1 };
+
+        Assert.Equal(Enum.Parse<ChangeVerdict>(verdict), RunComparison.Judge(before, after, threshold: 0.05));
+    }
+
+    [Fact]
+    public void The_comparison_says_how_far_its_cells_can_tell_and_how_every_cell_moved_together()
+    {
+        ResultCell[] before = [.. Enumerable.Range(0, 8).Select(i => Cell(Better.Higher, 100, 80, 120) with { Run = $"Memory / run {i} / 1 threads" })];
+        ResultCell[] after = [.. before.Select(cell => cell with { Value = 110, Low = 88, High = 132 })];
+
+        string markdown = RunComparison.Compare(before, after, 0.05).ToMarkdown("base.json", "new.json");
+
+        Assert.Contains("- throughput: ±", markdown, StringComparison.Ordinal);
+        Assert.Contains(", median ratio 1.10", markdown, StringComparison.Ordinal);
     }
 
     [Fact]
