@@ -18,7 +18,7 @@ internal static class RenderCommand
     {
         var results = new Argument<FileInfo>("results")
         {
-            Description = "The results file of adr, decide or the evaluation, or the --json of run, ycsb, sweep or contend.",
+            Description = "The results file of adr, decide or the evaluation, or the --json of run, ycsb, sweep, contend or sqlite.",
         };
         var output = new Option<FileInfo?>("--output", "-o")
         {

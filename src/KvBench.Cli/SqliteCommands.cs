@@ -1,5 +1,6 @@
 using System.CommandLine;
 
+using KvBench.Evaluation.Reports.Results;
 using KvBench.Evaluation.Reports.Sections;
 using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Workload;
@@ -50,7 +51,7 @@ internal static class SqliteCommands
             };
             RanAlone<IReadOnlyList<WorkloadResult>> ran = WorkloadCommands.InScratch(parseResult, scratch =>
                 SqliteSection.RunSweepAlone(name, row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine));
-            return WorkloadCommands.Report(parseResult, ran, intervalLogs: ran.Results);
+            return WorkloadCommands.Report(parseResult, ran, CommandResults.SqliteSweepKind, intervalLogs: ran.Results);
         });
         return command;
     }
@@ -119,7 +120,8 @@ internal static class SqliteCommands
             return WorkloadCommands.Report(
                 parseResult,
                 WorkloadCommands.InScratch(parseResult, scratch =>
-                    SqliteSection.RunBusyTrapAlone(row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine)));
+                    SqliteSection.RunBusyTrapAlone(row, settings, scratch, parseResult.InvocationConfiguration.Error.WriteLine)),
+                CommandResults.SqliteBusyKind);
         });
         return command;
     }

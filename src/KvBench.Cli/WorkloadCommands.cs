@@ -21,7 +21,6 @@ namespace KvBench.Cli;
 internal static class WorkloadCommands
 {
     /// <summary>The bare JSON of a command that writes no results file yet (the sqlite suites).</summary>
-    private static readonly JsonSerializerOptions s_jsonOptions = new() { WriteIndented = true, Converters = { new JsonStringEnumConverter() } };
 
     /// <summary>
     /// The threads of <c>run</c> and <c>ycsb</c>, one default for both (and the one <c>contend</c>'s ui has), so the
@@ -355,30 +354,20 @@ internal static class WorkloadCommands
     /// </summary>
     /// <param name="parseResult">The command line.</param>
     /// <param name="ran">What the section printed and measured.</param>
-    /// <param name="kind">
-    /// The kind of results file to write (<see cref="CommandResults"/>); <see langword="null"/> for the measurements
-    /// alone, as bare JSON.
-    /// </param>
+    /// <param name="kind">The kind of results file to write (<see cref="CommandResults"/>).</param>
     /// <param name="intervalLogs">The runs whose latencies over time go beside the results file.</param>
     /// <param name="dataDirectory">Where the stores were, for the machine's file system; default: --work-dir or the temp folder.</param>
     internal static int Report<TResults>(
-        ParseResult parseResult, RanAlone<TResults> ran, string? kind = null, IEnumerable<WorkloadResult>? intervalLogs = null,
+        ParseResult parseResult, RanAlone<TResults> ran, string kind, IEnumerable<WorkloadResult>? intervalLogs = null,
         string? dataDirectory = null)
         where TResults : class
     {
         parseResult.InvocationConfiguration.Output.Write(ran.Markdown);
         if (parseResult.GetValue(JsonFileOption) is { } file)
         {
-            if (kind is null)
-            {
-                File.WriteAllText(file.FullName, JsonSerializer.Serialize<object?>(ran.Results, s_jsonOptions));
-            }
-            else
-            {
-                string directory = dataDirectory ?? parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.GetTempPath();
-                new CommandResults<TResults>(kind, CommandLine(parseResult), MachineInfo.Collect(directory), ran.Results)
-                    .WriteAsync(file.FullName).GetAwaiter().GetResult();
-            }
+            string directory = dataDirectory ?? parseResult.GetValue(WorkDirectoryOption)?.FullName ?? Path.GetTempPath();
+            new CommandResults<TResults>(kind, CommandLine(parseResult), MachineInfo.Collect(directory), ran.Results)
+                .WriteAsync(file.FullName).GetAwaiter().GetResult();
 
             // Each run's latencies over time go beside the results, in HdrHistogram's interval log format.
             foreach (WorkloadResult result in (intervalLogs ?? []).Where(result => result.IntervalHistograms is not null))

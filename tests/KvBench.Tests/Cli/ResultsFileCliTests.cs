@@ -22,12 +22,16 @@ public sealed class ResultsFileCliTests
     [InlineData(CommandResults.ThreadSweepKind, "sweep", "threads", "--stores", "Memory", "--records", "1000", "--thread-counts", "1")]
     [InlineData(CommandResults.ScaleSweepKind, "sweep", "scale", "--stores", "Memory", "--record-counts", "500,1000")]
     [InlineData(CommandResults.ContentionKind, "contend", "--stores", "Sqlite_WAL", "--records", "1000", "--rate", "200")]
+    [InlineData(CommandResults.SqliteSweepKind, "sqlite", "pragmas", "--records", "1000", "--thread-counts", "1")]
+    [InlineData(CommandResults.SqliteBusyKind, "sqlite", "busy", "--writes", "100")]
     public void A_commands_results_file_is_of_its_kind_and_renders_the_tables_it_printed(string kind, params string[] command)
     {
         using var directory = new TempDirectory();
         string json = directory.Combine("run.json");
         string[] where = command[0] == "run" ? ["--dir", directory.Combine("store")] : ["--work-dir", directory.Combine("work")];
-        (int ran, string printed, string runError) = Invoke([.. command, .. s_short, .. where, "--json", json]);
+        // The busy trap runs a number of writes, not for a time.
+        string[] lengths = command is ["sqlite", "busy", ..] ? [] : s_short;
+        (int ran, string printed, string runError) = Invoke([.. command, .. lengths, .. where, "--json", json]);
         Assert.True(ran == ExitCodes.Ok, runError);
 
         (int exitCode, string output, string error) = Invoke("render", json);

@@ -3,6 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Charts;
 using KvBench.Evaluation.Reports.Sections.Contention;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Reports.Sections.Workloads;
 using KvBench.Evaluation.Workload;
 
@@ -10,7 +11,7 @@ namespace KvBench.Evaluation.Reports.Results;
 
 /// <summary>
 /// The results file of a command that runs one suite alone and prints its tables (<c>run</c>, <c>ycsb</c>,
-/// <c>sweep</c>, <c>contend</c>), written with <c>--json</c>: <c>kvbench render</c> draws the same tables the command
+/// <c>sweep</c>, <c>contend</c>, <c>sqlite</c>'s suites), written with <c>--json</c>: <c>kvbench render</c> draws the same tables the command
 /// printed, from the same code, then each workload run over time.
 /// </summary>
 public abstract record CommandResults : ResultsFile
@@ -26,6 +27,12 @@ public abstract record CommandResults : ResultsFile
 
     /// <summary>The kind of <c>contend</c>'s files: each row's ui alone and beside the cli's import, with both processes' reports.</summary>
     public const string ContentionKind = "contention";
+
+    /// <summary>The kind of <c>sqlite strategies</c>', <c>upsert</c>'s and <c>pragmas</c>' files: workload runs and their thread table.</summary>
+    public const string SqliteSweepKind = "sqlite-sweep";
+
+    /// <summary>The kind of <c>sqlite busy</c>'s files: each row's busy-trap result.</summary>
+    public const string SqliteBusyKind = "sqlite-busy";
 
     /// <inheritdoc/>
     private protected CommandResults(string kind)
@@ -54,6 +61,8 @@ public abstract record CommandResults : ResultsFile
         (ThreadSweepKind, IReadOnlyList<WorkloadResult> runs) => WorkloadSection.ThreadSweepAlone(runs).Markdown,
         (ScaleSweepKind, IReadOnlyList<ScalePoint> points) => WorkloadSection.ScaleSweepAlone(points).Markdown,
         (ContentionKind, IReadOnlyList<ImportContentionResult> contention) => ContentionSection.Alone(contention).Markdown,
+        (SqliteSweepKind, IReadOnlyList<WorkloadResult> runs) => SqliteSection.SweepAlone(runs).Markdown,
+        (SqliteBusyKind, IReadOnlyList<BusyTrapResult> busy) => SqliteSection.BusyTrapAlone(busy).Markdown,
         _ => throw new InvalidOperationException($"A results file of kind '{kind}' does not hold {results.GetType().Name}."),
     };
 

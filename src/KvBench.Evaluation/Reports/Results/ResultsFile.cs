@@ -6,6 +6,7 @@ using System.Text.Json.Serialization;
 using KvBench.Evaluation.Comparison;
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Charts;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Workload;
 using KvBench.Stores;
 
@@ -41,6 +42,8 @@ public abstract record ResultsFile
         [CommandResults.ThreadSweepKind] = typeof(CommandResults<IReadOnlyList<WorkloadResult>>),
         [CommandResults.ScaleSweepKind] = typeof(CommandResults<IReadOnlyList<ScalePoint>>),
         [CommandResults.ContentionKind] = typeof(CommandResults<IReadOnlyList<ImportContentionResult>>),
+        [CommandResults.SqliteSweepKind] = typeof(CommandResults<IReadOnlyList<WorkloadResult>>),
+        [CommandResults.SqliteBusyKind] = typeof(CommandResults<IReadOnlyList<BusyTrapResult>>),
     };
 
     /// <summary>A file of <paramref name="kind"/>, its other facts to be read into it.</summary>

@@ -4,6 +4,7 @@ using System.Text.Json.Schema;
 
 using KvBench.Evaluation.MultiProcess;
 using KvBench.Evaluation.Reports.Sections;
+using KvBench.Evaluation.Reports.Sections.Sqlite;
 using KvBench.Evaluation.Workload;
 
 namespace KvBench.Evaluation.Reports.Results;
@@ -30,9 +31,11 @@ public static class ResultsSchema
             [RunResults.AdrKind] = Adr(),
             [DecisionResults.DecideKind] = Kind<DecisionResults>(DecisionResults.DecideKind),
             [CommandResults.WorkloadsKind] =
-                Kind<CommandResults<IReadOnlyList<WorkloadResult>>>(CommandResults.WorkloadsKind, CommandResults.ThreadSweepKind),
+                Kind<CommandResults<IReadOnlyList<WorkloadResult>>>(
+                    CommandResults.WorkloadsKind, CommandResults.ThreadSweepKind, CommandResults.SqliteSweepKind),
             [CommandResults.ScaleSweepKind] = Kind<CommandResults<IReadOnlyList<ScalePoint>>>(CommandResults.ScaleSweepKind),
             [CommandResults.ContentionKind] = Kind<CommandResults<IReadOnlyList<ImportContentionResult>>>(CommandResults.ContentionKind),
+            [CommandResults.SqliteBusyKind] = Kind<CommandResults<IReadOnlyList<BusyTrapResult>>>(CommandResults.SqliteBusyKind),
         };
         string[] kinds = [.. defs.Select(kind => kind.Key)];
         defs[WorkloadsSection] = WorkloadsState();
@@ -42,7 +45,7 @@ public static class ResultsSchema
             // Relative: the schema lives beside the documentation of the file, wherever the repository is.
             ["$id"] = "results-file.schema.json",
             ["title"] = "KvBench results file",
-            ["description"] = "Everything one run of kvbench adr, decide, run, ycsb, sweep, contend or the evaluation measured; " +
+            ["description"] = "Everything one run of kvbench adr, decide, run, ycsb, sweep, contend, sqlite or the evaluation measured; " +
                 "see docs/results-file.md. Kind says which run; a file without it holds an adr run.",
             ["type"] = "object",
             ["properties"] = new JsonObject

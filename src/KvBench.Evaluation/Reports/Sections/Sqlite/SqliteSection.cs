@@ -57,8 +57,12 @@ public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<Sql
             "pragmas" => SqliteSuites.Variants(row, SqliteSuites.PragmaSettings, settings, workDirectory, log),
             _ => throw new ArgumentException($"No SQLite sweep is named '{suite}'; they are strategies, upsert and pragmas.", nameof(suite)),
         };
-        return RanAlone<IReadOnlyList<WorkloadResult>>.Of([ThreadTables.Threads(results)], results, results.Select(run => run.Failure));
+        return SweepAlone(results);
     }
+
+    /// <summary>What <c>kvbench sqlite strategies|upsert|pragmas</c> prints of <paramref name="results"/>, measured now or read from its results file.</summary>
+    public static RanAlone<IReadOnlyList<WorkloadResult>> SweepAlone(IReadOnlyList<WorkloadResult> results) =>
+        RanAlone<IReadOnlyList<WorkloadResult>>.Of([ThreadTables.Threads(results)], results, results.Select(run => run.Failure));
 
     /// <summary>
     /// The busy trap alone, as <c>kvbench sqlite busy</c> runs it on <paramref name="row"/> and its strategy rows: its
@@ -67,9 +71,12 @@ public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<Sql
     public static RanAlone<IReadOnlyList<BusyTrapResult>> RunBusyTrapAlone(
         string row, BusyTrapSettings settings, string workDirectory, Action<string>? log = null)
     {
-        IReadOnlyList<BusyTrapResult> results = BusyTrap.Run(StoreCatalog.WithStrategies(row), settings, workDirectory, log);
-        return RanAlone<IReadOnlyList<BusyTrapResult>>.Of([SqliteTables.BusyTrap(results)], results, BusyTrap.Problems(results));
+        return BusyTrapAlone(BusyTrap.Run(StoreCatalog.WithStrategies(row), settings, workDirectory, log));
     }
+
+    /// <summary>What <c>kvbench sqlite busy</c> prints of <paramref name="results"/>, measured now or read from its results file.</summary>
+    public static RanAlone<IReadOnlyList<BusyTrapResult>> BusyTrapAlone(IReadOnlyList<BusyTrapResult> results) =>
+        RanAlone<IReadOnlyList<BusyTrapResult>>.Of([SqliteTables.BusyTrap(results)], results, BusyTrap.Problems(results));
 
     /// <inheritdoc/>
     public override Task MeasureAsync(AdrContext context)
