@@ -1,6 +1,4 @@
 using System.CommandLine;
-using System.Text.Json;
-using System.Text.Json.Serialization;
 
 using KvBench.Core;
 using KvBench.Evaluation.Decision;
