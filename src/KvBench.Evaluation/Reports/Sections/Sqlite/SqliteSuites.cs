@@ -31,11 +31,19 @@ public sealed record SqliteSuiteSettings
     /// The default evaluation's, within a minute on two cores: the sweep at 1 and 4 threads on 20,000 records, 1,000
     /// trapped writes, and the settings on 50,000 records at one thread, 0.15 s of warm-up and 0.35 s measured per run.
     /// Longer runs, more trapped writes or more records for the settings take this step past the minute on a loaded
-    /// machine, hence these.
+    /// machine, hence these. Each run's timeline has five intervals of 70 ms, so that <c>kvbench compare</c> has a spread
+    /// to judge a cell of two evaluations by, where one interval would give none.
     /// </summary>
     public static SqliteSuiteSettings Evaluation { get; } = new()
     {
-        Strategies = new() { Records = 20_000, SweepThreads = [1, 4], Warmup = TimeSpan.FromMilliseconds(150), Duration = TimeSpan.FromMilliseconds(350) },
+        Strategies = new()
+        {
+            Records = 20_000,
+            SweepThreads = [1, 4],
+            Warmup = TimeSpan.FromMilliseconds(150),
+            Duration = TimeSpan.FromMilliseconds(350),
+            TimelineInterval = TimeSpan.FromMilliseconds(70),
+        },
         BusyTrap = BusyTrapSettings.Evaluation,
         Tuning = new()
         {
@@ -44,6 +52,7 @@ public sealed record SqliteSuiteSettings
             SweepMixes = s_readsAndWrites,
             Warmup = TimeSpan.FromMilliseconds(150),
             Duration = TimeSpan.FromMilliseconds(350),
+            TimelineInterval = TimeSpan.FromMilliseconds(70),
         },
     };
 
