@@ -38,16 +38,31 @@ public sealed record CellChange(ResultCell Base, ResultCell New, ChangeVerdict V
     public bool SpreadKnown => Base.Samples > 1 && New.Samples > 1;
 
     /// <summary>
-    /// The low end of the ratio's interval: each run's distance below and above its median, in logarithms, added as
-    /// independent errors add (the root of their squares), not end to end, which would read two runs' worst intervals
-    /// as if they always fell together.
+    /// How far the ratios of every cell of this metric scatter around their median, as a standard deviation of their
+    /// logarithms (1.4826 times the median absolute deviation, which most cells changing by the same or a few cells
+    /// changing a lot do not move); 0 when too few cells share the metric to say.
     /// </summary>
-    public double LowRatio => Ratio / Math.Exp(Hypot(Math.Log(New.Value / New.Low), Math.Log(Base.High / Base.Value)));
+    /// <remarks>
+    /// A run's intervals are a few tenths of a second of one window; what differs between two runs' windows (the
+    /// machine's load in that minute, where a checkpoint fell, which thread held a core) moves a cell by more than its
+    /// intervals vary. Two runs of one commit differ cell by cell by this scatter, so it is part of every cell's interval.
+    /// </remarks>
+    public double Scatter { get; init; }
+
+    /// <summary>
+    /// The low end of the ratio's interval: each run's distance below and above its median and the cells' scatter
+    /// (<see cref="Scatter"/>, to 95%), in logarithms, added as independent errors add (the root of their squares), not
+    /// end to end, which would read two runs' worst intervals as if they always fell together.
+    /// </summary>
+    public double LowRatio => Ratio / Math.Exp(Hypot(Math.Log(New.Value / New.Low), Math.Log(Base.High / Base.Value), ScatterReach));
 
     /// <summary>The high end of the ratio's interval (see <see cref="LowRatio"/>).</summary>
-    public double HighRatio => Ratio * Math.Exp(Hypot(Math.Log(New.High / New.Value), Math.Log(Base.Value / Base.Low)));
+    public double HighRatio => Ratio * Math.Exp(Hypot(Math.Log(New.High / New.Value), Math.Log(Base.Value / Base.Low), ScatterReach));
 
-    private static double Hypot(double a, double b) => Math.Sqrt((a * a) + (b * b));
+    /// <summary>The scatter's reach at 95%, as the normal's 1.96 standard deviations.</summary>
+    private double ScatterReach => 1.96 * Scatter;
+
+    private static double Hypot(double a, double b, double c) => Math.Sqrt((a * a) + (b * b) + (c * c));
 }
 
 /// <summary>
@@ -118,9 +133,17 @@ public sealed class RunComparison
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(threshold);
         Dictionary<string, ResultCell> news = newCells.ToDictionary(cell => cell.Key);
         HashSet<string> bases = [.. baseCells.Select(cell => cell.Key)];
-        List<CellChange> changes = [.. baseCells
-            .Where(cell => news.ContainsKey(cell.Key))
-            .Select(cell => new CellChange(cell, news[cell.Key], Judge(cell, news[cell.Key], threshold)))];
+        (ResultCell Base, ResultCell New)[] pairs = [.. baseCells.Where(cell => news.ContainsKey(cell.Key)).Select(cell => (cell, news[cell.Key]))];
+        Dictionary<string, double> scatters = pairs
+            .Select(pair => (pair.Base.Metric, Log: Math.Log(pair.New.Value / pair.Base.Value)))
+            .Where(pair => double.IsFinite(pair.Log))
+            .GroupBy(pair => pair.Metric, pair => pair.Log)
+            .ToDictionary(metric => metric.Key, metric => Scatter([.. metric]));
+        List<CellChange> changes = [.. pairs.Select(pair =>
+        {
+            var change = new CellChange(pair.Base, pair.New, ChangeVerdict.Undecided) { Scatter = scatters.GetValueOrDefault(pair.Base.Metric) };
+            return change with { Verdict = Judge(change, threshold) };
+        })];
         return new RunComparison(
             changes,
             [.. baseCells.Where(cell => !news.ContainsKey(cell.Key))],
@@ -129,12 +152,30 @@ public sealed class RunComparison
             []);
     }
 
-    /// <summary>The verdict on one cell: see <see cref="ChangeVerdict"/>.</summary>
-    public static ChangeVerdict Judge(ResultCell before, ResultCell after, double threshold)
+    /// <summary>The verdict on one cell, judged by its own runs' spreads alone: see <see cref="ChangeVerdict"/>.</summary>
+    public static ChangeVerdict Judge(ResultCell before, ResultCell after, double threshold) =>
+        Judge(new CellChange(before, after, ChangeVerdict.Undecided), threshold);
+
+    /// <summary>
+    /// 1.4826 times the median absolute deviation of <paramref name="logs"/>, which is their standard deviation where they
+    /// are normal; 0 below <see cref="MinimumCellsForASpread"/> of them.
+    /// </summary>
+    private static double Scatter(double[] logs)
     {
-        ArgumentNullException.ThrowIfNull(before);
-        ArgumentNullException.ThrowIfNull(after);
-        var change = new CellChange(before, after, ChangeVerdict.Undecided);
+        if (logs.Length < MinimumCellsForASpread)
+        {
+            return 0;
+        }
+
+        double median = Median(logs);
+        return 1.4826 * Median(logs.Select(log => Math.Abs(log - median)));
+    }
+
+    /// <summary>The verdict on <paramref name="change"/>, its scatter included.</summary>
+    private static ChangeVerdict Judge(CellChange change, double threshold)
+    {
+        ArgumentNullException.ThrowIfNull(change);
+        ResultCell before = change.Base;
         double ratio = change.Ratio;
         if (!double.IsFinite(ratio) || ratio <= 0)
         {
@@ -215,6 +256,7 @@ public sealed class RunComparison
             .Select(metric => string.Create(
                 s_numbers,
                 $"- {metric.Key}: ±{Median(metric.Select(change => Math.Max(change.HighRatio / change.Ratio, change.Ratio / change.LowRatio) - 1)):0%}, " +
+                    $"of which the cells' scatter ±{Math.Exp(1.96 * metric.First().Scatter) - 1:0%}; " +
                     $"median ratio {Math.Exp(Median(metric.Select(change => Math.Log(change.Ratio)))):0.00}"))];
         if (metrics.Length == 0)
         {
@@ -223,8 +265,10 @@ public sealed class RunComparison
 
         output.AppendLine(
             "Per metric, how far the median cell's ratio interval reaches either side of its ratio (these runs cannot show a " +
-                "smaller change in such a cell), and the median ratio of all its cells, new over base (a move that every " +
-                "row shares, on one machine with the same versions, is more likely the machine's state than the stores'):")
+                "smaller change in such a cell), how far of that is the scatter of all its cells' ratios (two runs' windows " +
+                "differ by more than a run's intervals vary), and the median ratio of all its cells, new over base (a move " +
+                "that every row shares, on one machine with the same versions, is more likely the machine's state than the " +
+                "stores'):")
             .AppendLine();
         foreach (string metric in metrics)
         {

@@ -40,13 +40,16 @@ public sealed class CompareCommandTests
         Assert.Contains("holds no workload run", error, StringComparison.Ordinal);
     }
 
-    /// <summary>Two seconds of updates on LMDB at <paramref name="durability"/>, written with --json; returns the file.</summary>
+    /// <summary>
+    /// Two seconds of updates on LMDB at <paramref name="durability"/> in ten intervals, so each run has a spread to judge
+    /// by, written with --json; returns the file.
+    /// </summary>
     private static string Run(TempDirectory directory, string durability)
     {
         string json = directory.Combine($"{durability}.json");
         (int exitCode, _, string error) = Invoke(
             "run", "--store", "LMDB", "--dir", directory.Combine(durability), "--load", "--records", "2000", "--mix", "update=1",
-            "--threads", "2", "--duration", "2", "--warmup", "0.2", "--durability", durability, "--json", json);
+            "--threads", "2", "--duration", "2", "--warmup", "0.2", "--interval", "0.2", "--durability", durability, "--json", json);
         Assert.True(exitCode == ExitCodes.Ok, error);
         return json;
     }

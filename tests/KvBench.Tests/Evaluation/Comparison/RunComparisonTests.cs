@@ -51,7 +51,38 @@ public sealed class RunComparisonTests
         string markdown = RunComparison.Compare(before, after, 0.05).ToMarkdown("base.json", "new.json");
 
         Assert.Contains("- throughput: ±", markdown, StringComparison.Ordinal);
-        Assert.Contains(", median ratio 1.10", markdown, StringComparison.Ordinal);
+        Assert.Contains("; median ratio 1.10", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Cells_that_scatter_between_two_runs_widen_every_cell_s_interval_but_a_change_far_past_the_scatter_still_shows()
+    {
+        // Each run's own intervals tight (±2%), but the cells of the two runs scatter by ±20% either way: each such move is
+        // within what the runs' windows differ by. One cell a third as fast stands far outside it.
+        double[] moves = [0.8, 1.2, 0.85, 1.15, 0.9, 1.1, 1.0, 0.8, 1.2, 1.0];
+        ResultCell[] before = [.. moves.Select((_, i) => Cell(Better.Higher, 100, 98, 102) with { Run = $"Memory / run {i} / 1 threads" })];
+        ResultCell[] after = [.. before.Select((cell, i) => cell with { Value = 100 * moves[i], Low = 98 * moves[i], High = 102 * moves[i] })];
+        ResultCell slowed = Cell(Better.Higher, 100, 98, 102) with { Run = "LMDB / run / 1 threads" };
+
+        RunComparison comparison = RunComparison.Compare([.. before, slowed], [.. after, slowed with { Value = 33, Low = 32, High = 34 }], 0.05);
+
+        Assert.All(comparison.Changes.Take(moves.Length), change => Assert.Equal(ChangeVerdict.Same, change.Verdict));
+        Assert.Equal(ChangeVerdict.Slower, comparison.Changes[^1].Verdict);
+        Assert.Equal(ChangeVerdict.Faster, RunComparison.Judge(before[1], after[1], 0.05));
+    }
+
+    [Fact]
+    public void A_run_two_tables_share_is_one_cell_not_two()
+    {
+        using var directory = new TempDirectory();
+        string path = directory.Combine("shared.json");
+        string run = """
+            { "Store": "Sqlite_WAL", "Workload": { "Name": "read-only", "RecordCount": 10 }, "Settings": { "Threads": 1 },
+              "WindowStartUtc": "2026-01-01T00:00:00Z", "Operations": [ { "OperationsPerSecond": 5 } ] }
+            """;
+        File.WriteAllText(path, $$"""{ "Upserts": [ {{run}} ], "Pragmas": [ {{run}} ] }""");
+
+        Assert.Equal("Sqlite_WAL / read-only / 10 records / 1 threads", Assert.Single(ResultCells.ReadRun(path).Cells).Run);
     }
 
     [Fact]
@@ -105,12 +136,13 @@ public sealed class RunComparisonTests
     {
         using var directory = new TempDirectory();
         string path = directory.Combine("two.json");
-        string run = """
+        static string Run(int opsPerSecond) => $$"""
             { "Store": "Redis", "Workload": { "Name": "YCSB-A", "RecordCount": 10 }, "Settings": { "Threads": 4 },
-              "Operations": [ { "OperationsPerSecond": 5 } ] }
+              "Operations": [ { "OperationsPerSecond": {{opsPerSecond}} } ] }
             """;
-        // The bare form run, ycsb and sweep wrote before results files had an envelope: compare still reads it.
-        File.WriteAllText(path, $$"""[ {{run}}, {{run}} ]""");
+        // The bare form run, ycsb and sweep wrote before results files had an envelope: compare still reads it. The two
+        // runs are two measurements (the server section's tiers), so they differ.
+        File.WriteAllText(path, $$"""[ {{Run(5)}}, {{Run(6)}} ]""");
 
         ComparedRun read = ResultCells.ReadRun(path);
 
