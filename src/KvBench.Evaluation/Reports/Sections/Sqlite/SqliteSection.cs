@@ -60,7 +60,10 @@ public sealed class SqliteSection(SqliteSuiteSettings settings) : AdrSection<Sql
         return SweepAlone(results);
     }
 
-    /// <summary>What <c>kvbench sqlite strategies|upsert|pragmas</c> prints of <paramref name="results"/>, measured now or read from its results file.</summary>
+    /// <summary>
+    /// What <c>kvbench sqlite strategies|upsert|pragmas</c> prints of <paramref name="results"/>, measured now or read
+    /// from its results file.
+    /// </summary>
     public static RanAlone<IReadOnlyList<WorkloadResult>> SweepAlone(IReadOnlyList<WorkloadResult> results) =>
         RanAlone<IReadOnlyList<WorkloadResult>>.Of([ThreadTables.Threads(results)], results, results.Select(run => run.Failure));
 
