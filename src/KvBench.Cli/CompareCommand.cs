@@ -14,7 +14,7 @@ internal static class CompareCommand
     {
         var baseFile = new Argument<FileInfo>("base")
         {
-            Description = "The results file to compare against (adr, decide, the evaluation, or --json of run, ycsb, sweep, contend, sqlite).",
+            Description = "The results file to compare against: of adr, decide, the evaluation, or any command's --json.",
         };
         var newFile = new Argument<FileInfo>("new") { Description = "The results file to judge." };
         Option<double> threshold = new Option<double>("--threshold")
