@@ -3,9 +3,9 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "latency-ycsb-d-insert.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "YCSB-D Insert latency percentiles, 4 threads\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "YCSB-D Insert latency percentiles, 4 threads\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-12-06 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Percentile"
-set ylabel "Latency (ms), log scale"
+set ylabel "Latency (µs), log scale"
 set key outside right top box opaque
 set grid ytics mytics lt 1 lc rgb "#c8c8c8" lw 1, lt 1 lc rgb "#ededed" lw 1
 set border 3

@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "point-operations-128.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Mean time per call, 128-byte values\nBuffered; FASTER: memory until Flush; LiteDB: Synced; Memory: memory only\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Mean time per call, 128-byte values\nBuffered; FASTER: memory until Flush; LiteDB: Synced; Memory: memory only\nmeasured 2026-12-06 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Row"
 set ylabel "Mean time per call (µs), log scale"
 set key outside right top box opaque

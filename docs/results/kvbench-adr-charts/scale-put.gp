@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "scale-put.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Put median latency against records, one thread\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Put median latency against records, one thread\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-12-06 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Records loaded (log scale)"
 set ylabel "Put p50 (µs), log scale"
 set key outside right top box opaque

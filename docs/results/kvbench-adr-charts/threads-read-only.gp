@@ -3,7 +3,7 @@ set terminal pngcairo size 1200,675 noenhanced font "Sans,11"
 set output "threads-read-only.png"
 set datafile separator "\t"
 set datafile missing "NaN"
-set title "Operations per second against threads, read-only\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-11-28 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
+set title "Operations per second against threads, read-only\nBuffered; LiteDB: Synced; FASTER: memory until Flush; Memory: memory only\nmeasured 2026-12-06 on AMD EPYC, 2 logical cores, 23.5 GiB, ext4"
 set xlabel "Threads (log scale)"
 set ylabel "Operations per second, all threads (ops/s), log scale"
 set key outside right top box opaque
